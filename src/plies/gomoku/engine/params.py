@@ -1,0 +1,30 @@
+"""Every tunable number of the Gomoku engine, in one place (ready for automatic tuning).
+
+Scores are int32 centi-units. ``PATTERN_VALUE`` scores one line pattern of an empty cell for
+the side that could play there; ``CLASS_BONUS`` adds the value of the combination of the four
+lines (a four-three is worth far more than a four plus a three). The evaluation of a position
+for the side to move is ``sum(own cell values) * ATTACK / 64 - sum(opponent values) * DEFENCE / 64``
+over the empty cells; win probability is ``1 / (1 + exp(-score / WIN_PROB_SCALE))``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from plies.gomoku.engine import patterns as P
+
+#                     dead forbid B1 F1 B2  F2  B3  F3   B4   F4   F5
+PATTERN_VALUE = np.array([0, 0, 1, 3, 4, 14, 18, 60, 70, 400, 2000], dtype=np.int32)
+
+# bonus per threat class (see state.py): none, three, double three, four, four-three,
+# flex four, five, forbidden
+CLASS_BONUS = np.array([0, 0, 180, 0, 350, 600, 0, 0], dtype=np.int32)
+
+# weights of own and opponent cell values in the evaluation, in 64ths
+ATTACK = 72
+DEFENCE = 64
+
+# score -> win probability scale (centi-units): 1 / (1 + exp(-score / WIN_PROB_SCALE))
+WIN_PROB_SCALE = 400.0
+
+assert PATTERN_VALUE.shape[0] == P.N_PATTERNS

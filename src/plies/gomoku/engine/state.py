@@ -1,0 +1,380 @@
+"""The engine's position: incremental line keys, patterns, threat classes and cell values.
+
+The board layout is the rules kernels' padded array (see ``plies.gomoku.rules``), so every
+rules kernel (winner, Renju forbidden check) runs on the engine's board directly.
+
+For every cell and direction the state keeps the 20-bit line key of its ten neighbours; for
+every empty cell and side, the four line patterns packed into a 16-bit index ``p4`` (a nibble a
+direction), and from it, through two small tables, the cell's *threat class* and *value*.
+Playing or taking back a stone touches only the cells within five steps on its four lines.
+Counts of empty cells per class and side, and the sums of cell values per side, are kept too,
+so "does the opponent have a four?" and the evaluation cost nothing.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from plies.gomoku import rules
+from plies.gomoku.engine import params
+from plies.gomoku.engine import patterns as P
+from plies.gomoku.rules import BLACK, EMPTY, PAD, RENJU, WALL, WHITE
+
+# threat classes of an empty cell for one side (what playing there makes)
+C_NONE = 0
+C_THREE = 1  # an open three
+C_THREE2 = 2  # two open threes
+C_FOUR = 3  # a four (one winning point)
+C_FOUR_THREE = 4  # a four and an open three
+C_FLEX4 = 5  # an open four or two fours: wins next move
+C_FIVE = 6  # a winning line
+C_FORBID = 7  # Renju black: overline or double four (certainly forbidden)
+N_CLASSES = 8
+CHECK_FLAG = 8  # Renju black: two or more threes, the exact recursive check decides
+CLASS_NAMES = ("none", "three", "double-three", "four", "four-three", "flex-four", "five", "forbid")
+
+MAX_CELLS = rules.MAX_SIZE * rules.MAX_SIZE
+NEAR_RADIUS = 2
+
+# info[] slots
+I_WIDTH = 0
+I_HEIGHT = 1
+I_STRIDE = 2
+I_RULE = 3
+I_PLY = 4
+I_VALSUM = 5  # 5: black, 6: white
+I_SIDE = 7  # colour to move
+I_BASE_PLY = 8  # number of stones the state started with (undo stops there)
+
+# weights[] slots
+W_ATTACK = 0
+W_DEFENCE = 1
+W_COUNT = 2
+
+
+class Tables(NamedTuple):
+    """The read-only tables of one rule."""
+
+    pattern: np.ndarray  # uint8[2, 2**20]: line key -> pattern, per side
+    p4class: np.ndarray  # uint8[2, 2**16]: packed four patterns -> threat class (| CHECK_FLAG)
+    p4value: np.ndarray  # int32[2, 2**16]: packed four patterns -> cell value
+    zobrist: np.ndarray  # uint64[3, MAX_PADDED]; row 0 holds the side-to-move key
+    weights: np.ndarray  # int32[W_COUNT]: scalar weights (W_* slots), passed so kernels
+    # never freeze tunable numbers into their compiled code
+
+
+class State(NamedTuple):
+    """A position and everything derived from it, updated incrementally."""
+
+    cells: np.ndarray  # int8[N] padded board
+    keys: np.ndarray  # int32[4, N] line keys
+    p4: np.ndarray  # int32[2, N] four patterns (nibble per direction), per side
+    cls: np.ndarray  # uint8[2, N] threat class of empty cells
+    val: np.ndarray  # int32[2, N] value of empty cells
+    counts: np.ndarray  # int32[2, N_CLASSES] empty cells per class
+    near: np.ndarray  # int16[N] stones within NEAR_RADIUS (square)
+    moves: np.ndarray  # int32[MAX_CELLS + 1] move stack
+    hashes: np.ndarray  # uint64[MAX_CELLS + 1] hash after each ply (hashes[ply])
+    info: np.ndarray  # int64[16] scalars, see I_* slots
+
+
+def classify_p4(rule: int, side: int, idx: int) -> tuple[int, int]:
+    """(class, value) of a cell whose four line patterns are packed in ``idx``; Python reference
+    used to build the tables."""
+    pats = [(idx >> (4 * k)) & 15 for k in range(4)]
+    if any(p >= P.N_PATTERNS for p in pats):
+        return C_NONE, 0
+    n = [0] * P.N_PATTERNS
+    for p in pats:
+        n[p] += 1
+    fours = n[P.F4] + n[P.B4]
+    renju_black = rule == RENJU and side == BLACK
+    flag = 0
+    if n[P.F5]:
+        cls = C_FIVE
+    elif renju_black and (n[P.FORBID] or fours >= 2):
+        cls = C_FORBID
+    elif n[P.F4] or fours >= 2:
+        cls = C_FLEX4
+    elif n[P.B4] and n[P.F3]:
+        cls = C_FOUR_THREE
+    elif n[P.B4]:
+        cls = C_FOUR
+    elif n[P.F3] >= 2:
+        cls = C_THREE2
+    elif n[P.F3]:
+        cls = C_THREE
+    else:
+        cls = C_NONE
+    if renju_black and cls != C_FIVE and cls != C_FORBID and n[P.F3] >= 2:
+        flag = CHECK_FLAG
+    if cls == C_FORBID:
+        return cls, 0
+    value = int(sum(int(params.PATTERN_VALUE[p]) for p in pats)) + int(params.CLASS_BONUS[cls])
+    return cls | flag, value
+
+
+_P4_CACHE: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def p4_tables(rule: int) -> tuple[np.ndarray, np.ndarray]:
+    """The packed-pattern class and value tables of ``rule`` (built once per process)."""
+    cached = _P4_CACHE.get(rule)
+    if cached is None:
+        cls = np.zeros((2, 1 << 16), dtype=np.uint8)
+        val = np.zeros((2, 1 << 16), dtype=np.int32)
+        for s, side in enumerate((BLACK, WHITE)):
+            for idx in range(1 << 16):
+                cls[s, idx], val[s, idx] = classify_p4(rule, side, idx)
+        cached = (cls, val)
+        _P4_CACHE[rule] = cached
+    return cached
+
+
+def make_tables(rule: int) -> Tables:
+    """All tables for ``rule``."""
+    cls, val = p4_tables(rule)
+    zob = rules.ZOBRIST.copy()
+    zob[0, 0] = np.uint64(0x9E3779B97F4A7C15)  # side-to-move key
+    weights = np.zeros(W_COUNT, dtype=np.int32)
+    weights[W_ATTACK] = params.ATTACK
+    weights[W_DEFENCE] = params.DEFENCE
+    return Tables(P.pattern_table(rule), cls, val, zob, weights)
+
+
+def new_state(width: int, height: int, rule: int) -> State:
+    """An empty position of the given size and rule (tables are passed separately)."""
+    cells = rules.new_cells(width, height)
+    n = cells.shape[0]
+    info = np.zeros(16, dtype=np.int64)
+    info[I_WIDTH] = width
+    info[I_HEIGHT] = height
+    info[I_STRIDE] = rules.padded_stride(width)
+    info[I_RULE] = rule
+    info[I_SIDE] = BLACK
+    st = State(
+        cells,
+        np.zeros((4, n), dtype=np.int32),
+        np.zeros((2, n), dtype=np.int32),
+        np.zeros((2, n), dtype=np.uint8),
+        np.zeros((2, n), dtype=np.int32),
+        np.zeros((2, N_CLASSES), dtype=np.int32),
+        np.zeros(n, dtype=np.int16),
+        np.zeros(MAX_CELLS + 1, dtype=np.int32),
+        np.zeros(MAX_CELLS + 1, dtype=np.uint64),
+        info,
+    )
+    return st
+
+
+@njit(cache=True, nogil=True)
+def rebuild(st, tb) -> None:
+    """Recompute every derived array from ``st.cells`` and ``st.info`` (from scratch)."""
+    stride = st.info[I_STRIDE]
+    width = st.info[I_WIDTH]
+    height = st.info[I_HEIGHT]
+    n = st.cells.shape[0]
+    st.keys[:, :] = 0
+    st.p4[:, :] = 0
+    st.cls[:, :] = 0
+    st.val[:, :] = 0
+    st.counts[:, :] = 0
+    st.near[:] = 0
+    st.info[I_VALSUM] = 0
+    st.info[I_VALSUM + 1] = 0
+    h = np.uint64(0)
+    for p in range(n):
+        c = st.cells[p]
+        if c == WALL:
+            continue
+        if c == BLACK or c == WHITE:
+            h ^= tb.zobrist[c, p]
+            for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
+                for dx in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
+                    st.near[p + dy * stride + dx] += 1
+        for k in range(4):
+            d = rules.direction(k, stride)
+            key = 0
+            for off in range(-5, 6):
+                if off == 0:
+                    continue
+                q = p + off * d
+                v = 3
+                if 0 <= q < n:
+                    v = st.cells[q]
+                key |= v << (2 * P.key_slot(off))
+            st.keys[k, p] = key
+    for y in range(height):
+        for x in range(width):
+            p = (y + PAD) * stride + x + PAD
+            if st.cells[p] == EMPTY:
+                _refresh_cell(st, tb, p)
+    if st.info[I_SIDE] == WHITE:
+        h ^= tb.zobrist[0, 0]
+    st.hashes[st.info[I_PLY]] = h
+
+
+@njit(cache=True, nogil=True)
+def _refresh_cell(st, tb, p: int) -> None:
+    """Recompute the patterns, class and value of the empty cell ``p`` from its keys and add
+    them to the counts and sums (the cell must not be counted already)."""
+    for s in range(2):
+        idx = 0
+        for k in range(4):
+            idx |= np.int32(tb.pattern[s, st.keys[k, p]]) << (4 * k)
+        st.p4[s, p] = idx
+        c = tb.p4class[s, idx]
+        v = tb.p4value[s, idx]
+        st.cls[s, p] = c
+        st.val[s, p] = v
+        st.counts[s, c & 7] += 1
+        st.info[I_VALSUM + s] += v
+
+
+@njit(cache=True, nogil=True)
+def _forget_cell(st, p: int) -> None:
+    """Take the empty cell ``p`` out of the counts and sums and clear its entries (before it
+    is occupied: occupied cells hold zeros)."""
+    for s in range(2):
+        st.counts[s, st.cls[s, p] & 7] -= 1
+        st.info[I_VALSUM + s] -= st.val[s, p]
+        st.p4[s, p] = 0
+        st.cls[s, p] = 0
+        st.val[s, p] = 0
+
+
+@njit(cache=True, nogil=True)
+def _update_line_cell(st, tb, p: int, k: int) -> None:
+    """Direction ``k``'s key of the empty cell ``p`` changed: update its pattern and class."""
+    key = st.keys[k, p]
+    shift = 4 * k
+    for s in range(2):
+        old = st.p4[s, p]
+        idx = (old & ~(15 << shift)) | (np.int32(tb.pattern[s, key]) << shift)
+        if idx == old:
+            continue
+        st.p4[s, p] = idx
+        c_old = st.cls[s, p]
+        c = tb.p4class[s, idx]
+        v = tb.p4value[s, idx]
+        st.counts[s, c_old & 7] -= 1
+        st.counts[s, c & 7] += 1
+        st.info[I_VALSUM + s] += v - st.val[s, p]
+        st.cls[s, p] = c
+        st.val[s, p] = v
+
+
+@njit(cache=True, nogil=True)
+def make(st, tb, pos: int) -> None:
+    """Play the side to move on the empty cell ``pos``."""
+    side = st.info[I_SIDE]
+    stride = st.info[I_STRIDE]
+    _forget_cell(st, pos)
+    st.cells[pos] = side
+    for k in range(4):
+        d = rules.direction(k, stride)
+        for sign in (1, -1):
+            step = sign * d
+            q = pos
+            for j in range(1, 6):
+                q += step
+                c = st.cells[q]
+                if c == WALL:
+                    break
+                st.keys[k, q] |= side << (2 * P.key_slot(-sign * j))
+                if c == EMPTY:
+                    _update_line_cell(st, tb, q, k)
+    for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
+        for dx in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
+            st.near[pos + dy * stride + dx] += 1
+    ply = st.info[I_PLY]
+    st.moves[ply] = pos
+    st.hashes[ply + 1] = st.hashes[ply] ^ tb.zobrist[side, pos] ^ tb.zobrist[0, 0]
+    st.info[I_PLY] = ply + 1
+    st.info[I_SIDE] = 3 - side
+
+
+@njit(cache=True, nogil=True)
+def undo(st, tb) -> int:
+    """Take back the last move; return its cell."""
+    ply = st.info[I_PLY] - 1
+    pos = st.moves[ply]
+    side = st.cells[pos]
+    stride = st.info[I_STRIDE]
+    st.cells[pos] = EMPTY
+    for k in range(4):
+        d = rules.direction(k, stride)
+        for sign in (1, -1):
+            step = sign * d
+            q = pos
+            for j in range(1, 6):
+                q += step
+                c = st.cells[q]
+                if c == WALL:
+                    break
+                st.keys[k, q] &= ~(3 << (2 * P.key_slot(-sign * j)))
+                if c == EMPTY:
+                    _update_line_cell(st, tb, q, k)
+    for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
+        for dx in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
+            st.near[pos + dy * stride + dx] -= 1
+    _refresh_cell(st, tb, pos)
+    st.info[I_PLY] = ply
+    st.info[I_SIDE] = side
+    return pos
+
+
+@njit(cache=True, nogil=True)
+def hash_of(st) -> np.uint64:
+    """The current hash (stones and side to move)."""
+    return st.hashes[st.info[I_PLY]]
+
+
+@njit(cache=True, nogil=True)
+def evaluate(st, tb) -> int:
+    """Static evaluation for the side to move (centi-units)."""
+    s = st.info[I_SIDE] - 1
+    own = st.info[I_VALSUM + s]
+    opp = st.info[I_VALSUM + 1 - s]
+    return (own * tb.weights[W_ATTACK] - opp * tb.weights[W_DEFENCE]) // 64
+
+
+def state_from_board(board, tables: Tables | None = None) -> tuple[State, Tables]:
+    """Build an engine state (and the rule's tables) from a :class:`plies.gomoku.Board`."""
+    tb = tables if tables is not None else make_tables(board.rule_code)
+    st = new_state(board.width, board.height, board.rule_code)
+    st.cells[:] = board.cells
+    st.info[I_PLY] = len(board.history)
+    st.info[I_BASE_PLY] = len(board.history)
+    st.info[I_SIDE] = board.to_move
+    for i, m in enumerate(board.history):
+        st.moves[i] = (m.y + PAD) * st.info[I_STRIDE] + m.x + PAD
+    rebuild(st, tb)
+    return st, tb
+
+
+def state_from_stones(
+    width: int,
+    height: int,
+    rule: int,
+    black: list[tuple[int, int]],
+    white: list[tuple[int, int]],
+    side: int,
+    tables: Tables | None = None,
+) -> tuple[State, Tables]:
+    """Build a state from stone lists (x, y top-origin) and the colour to move; the move
+    history is unknown, so it cannot be taken back past this point."""
+    tb = tables if tables is not None else make_tables(rule)
+    st = new_state(width, height, rule)
+    stride = int(st.info[I_STRIDE])
+    for color, stones in ((BLACK, black), (WHITE, white)):
+        for x, y in stones:
+            st.cells[(y + PAD) * stride + x + PAD] = color
+    st.info[I_PLY] = len(black) + len(white)
+    st.info[I_BASE_PLY] = st.info[I_PLY]
+    st.info[I_SIDE] = side
+    rebuild(st, tb)
+    return st, tb

@@ -1,0 +1,234 @@
+"""VCF: victory by continuous fours, a depth-first search with an explicit stack.
+
+The attacker (the side to move) plays only fours; each four leaves the defender exactly one
+reply, the winning point, unless it leaves two (an open four or a double four: won) or the
+defender cannot take it (Renju: a forbidden point for black). Counter-fours are respected: when
+the defender's block makes a four of its own, the attacker must block it with a move that is
+itself a four, or the line fails; a defender's block that makes five refutes the four.
+
+Failed positions are remembered in a small hash table (``vcf_tt``: keys, remaining depth), which
+survives between calls; success returns at once with the full sequence.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from plies.gomoku import rules
+from plies.gomoku.engine.state import (
+    C_FIVE,
+    C_FLEX4,
+    C_FORBID,
+    C_FOUR,
+    CHECK_FLAG,
+    I_PLY,
+    I_SIDE,
+    I_STRIDE,
+    make,
+    undo,
+)
+from plies.gomoku.rules import BLACK, EMPTY, RENJU
+
+MAX_VCF_DEPTH = 128  # attacker moves
+MAX_FOURS = 64
+VCF_TT_BITS = 18
+
+
+def new_vcf_tt(bits: int = VCF_TT_BITS) -> tuple[np.ndarray, np.ndarray]:
+    """An empty VCF table: ``(keys uint64[2**bits], depth int16[2**bits])``."""
+    return np.zeros(1 << bits, dtype=np.uint64), np.full(1 << bits, -1, dtype=np.int16)
+
+
+@njit(cache=True, nogil=True)
+def forbidden_for(st, side: int, pos: int) -> bool:
+    """Whether ``side`` may not play the empty cell ``pos`` (Renju black only)."""
+    if side != BLACK or st.info[3] != RENJU:
+        return False
+    c = st.cls[0, pos]
+    if c & 7 == C_FORBID:
+        return True
+    if c & CHECK_FLAG:
+        return rules.is_forbidden(st.cells, st.info[I_STRIDE], pos)
+    return False
+
+
+@njit(cache=True, nogil=True)
+def find_fives(st, s: int, around: int, out) -> int:
+    """Empty cells on the four lines within four steps of ``around`` where side index ``s``
+    makes five; written to ``out``, count returned."""
+    stride = st.info[I_STRIDE]
+    n = 0
+    for k in range(4):
+        d = rules.direction(k, stride)
+        for j in range(-4, 5):
+            q = around + j * d
+            if j != 0 and st.cells[q] == EMPTY and st.cls[s, q] & 7 == C_FIVE:
+                dup = False
+                for i in range(n):
+                    if out[i] == q:
+                        dup = True
+                if not dup and n < out.shape[0]:
+                    out[n] = q
+                    n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def first_cell_of_class(st, s: int, cls: int) -> int:
+    """Some empty cell where side index ``s`` has threat class ``cls``, or -1."""
+    for p in range(st.cells.shape[0]):
+        if st.cells[p] == EMPTY and st.cls[s, p] & 7 == cls:
+            return p
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _gen_fours(st, att: int, out) -> int:
+    """The attacker's four moves into ``out``, flex fours first, then by class and value.
+
+    If the defender threatens five, the only candidate is the block, when it is a four. Returns
+    the count (0 when the attacker has no way on).
+    """
+    a = att - 1
+    dfn = 1 - a
+    if st.counts[dfn, C_FIVE] > 0:
+        if st.counts[dfn, C_FIVE] > 1:
+            return 0
+        b = first_cell_of_class(st, dfn, C_FIVE)
+        c = st.cls[a, b] & 7
+        if c < C_FOUR or c == C_FORBID or forbidden_for(st, att, b):
+            return 0
+        out[0] = b
+        return 1
+    cap = out.shape[0]
+    scores = np.empty(cap, dtype=np.int64)
+    n = 0
+    for p in range(st.cells.shape[0]):
+        if st.cells[p] != EMPTY:
+            continue
+        c = st.cls[a, p] & 7
+        if c < C_FOUR or c > C_FLEX4:
+            continue
+        if forbidden_for(st, att, p):
+            continue
+        score = c * 1000000 + st.val[a, p]
+        if n == cap:
+            if score <= scores[n - 1]:
+                continue
+            n -= 1
+        i = n
+        while i > 0 and scores[i - 1] < score:
+            scores[i] = scores[i - 1]
+            out[i] = out[i - 1]
+            i -= 1
+        scores[i] = score
+        out[i] = p
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop) -> int:
+    """Search a VCF for the side to move. Returns the length of the winning sequence written to
+    ``seq`` (attacker and defender moves alternating, ending with the five), or 0 if none was
+    found within ``max_depth`` attacker moves and ``max_nodes`` moves; -1 if stopped.
+
+    ``stop[0] != 0`` aborts the search. The state is restored on return.
+    """
+    att = st.info[I_SIDE]
+    a = att - 1
+    dfn_side = 3 - att
+    if st.counts[a, C_FIVE] > 0:
+        seq[0] = first_cell_of_class(st, a, C_FIVE)
+        return 1
+    depth_cap = min(max_depth, MAX_VCF_DEPTH)
+    cand = np.empty((depth_cap + 1, MAX_FOURS), dtype=np.int64)
+    ncand = np.zeros(depth_cap + 1, dtype=np.int64)
+    ci = np.zeros(depth_cap + 1, dtype=np.int64)
+    att_move = np.zeros(depth_cap + 1, dtype=np.int64)
+    def_move = np.zeros(depth_cap + 1, dtype=np.int64)
+    fives = np.empty(8, dtype=np.int64)
+    mask = tt_keys.shape[0] - 1
+    nodes = 0
+    level = 0
+    ncand[0] = _gen_fours(st, att, cand[0])
+    ci[0] = 0
+    result = 0
+    while True:
+        if stop[0] != 0 or nodes >= max_nodes:
+            result = -1 if stop[0] != 0 else 0
+            break
+        if ncand[level] > 0 and ci[level] < ncand[level]:
+            mv = cand[level, ci[level]]
+            ci[level] += 1
+            make(st, tb, mv)
+            nodes += 1
+            nf = find_fives(st, a, mv, fives)
+            if nf == 0:
+                undo(st, tb)
+                continue
+            if nf >= 2 or forbidden_for(st, dfn_side, fives[0]):
+                # the defender cannot stop every five: the sequence ends with this four, or
+                # with a block and the five when there are two winning points
+                length = 0
+                for i in range(level):
+                    seq[length] = att_move[i]
+                    seq[length + 1] = def_move[i]
+                    length += 2
+                seq[length] = mv
+                length += 1
+                if nf >= 2:
+                    seq[length] = fives[0]
+                    seq[length + 1] = fives[1]
+                    length += 2
+                undo(st, tb)
+                result = length
+                break
+            b = fives[0]
+            if st.cls[1 - a, b] & 7 == C_FIVE:
+                undo(st, tb)  # the block makes five for the defender
+                continue
+            make(st, tb, b)
+            att_move[level] = mv
+            def_move[level] = b
+            if level + 1 >= depth_cap:
+                undo(st, tb)
+                undo(st, tb)
+                continue
+            h = st.hashes[st.info[I_PLY]]
+            slot = h & mask
+            remaining = depth_cap - level - 1
+            if tt_keys[slot] == h and tt_depth[slot] >= remaining:
+                undo(st, tb)
+                undo(st, tb)
+                continue
+            level += 1
+            if st.counts[a, C_FIVE] > 0:
+                length = 0
+                for i in range(level):
+                    seq[length] = att_move[i]
+                    seq[length + 1] = def_move[i]
+                    length += 2
+                seq[length] = first_cell_of_class(st, a, C_FIVE)
+                result = length + 1
+                break
+            ncand[level] = _gen_fours(st, att, cand[level])
+            ci[level] = 0
+            continue
+        # every four of this level failed
+        if level == 0:
+            result = 0
+            break
+        h = st.hashes[st.info[I_PLY]]
+        slot = h & mask
+        tt_keys[slot] = h
+        tt_depth[slot] = depth_cap - level
+        undo(st, tb)
+        undo(st, tb)
+        level -= 1
+    while level > 0:
+        undo(st, tb)
+        undo(st, tb)
+        level -= 1
+    return result
