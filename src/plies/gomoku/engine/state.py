@@ -81,57 +81,57 @@ class State(NamedTuple):
     info: np.ndarray  # int64[16] scalars, see I_* slots
 
 
-def classify_p4(rule: int, side: int, idx: int) -> tuple[int, int]:
-    """(class, value) of a cell whose four line patterns are packed in ``idx``; Python reference
-    used to build the tables."""
-    pats = [(idx >> (4 * k)) & 15 for k in range(4)]
-    if any(p >= P.N_PATTERNS for p in pats):
-        return C_NONE, 0
-    n = [0] * P.N_PATTERNS
-    for p in pats:
+@njit(cache=True, nogil=True)
+def classify_p4(rule: int, side: int, idx: int, pattern_value, class_bonus):
+    """(class | CHECK_FLAG, value) of a cell whose four line patterns are packed in ``idx``."""
+    n = np.zeros(P.N_PATTERNS, dtype=np.int64)
+    value = 0
+    for k in range(4):
+        p = (idx >> (4 * k)) & 15
+        if p >= P.N_PATTERNS:
+            return C_NONE, 0
         n[p] += 1
+        value += pattern_value[p]
     fours = n[P.F4] + n[P.B4]
     renju_black = rule == RENJU and side == BLACK
-    flag = 0
-    if n[P.F5]:
+    if n[P.F5] > 0:
         cls = C_FIVE
-    elif renju_black and (n[P.FORBID] or fours >= 2):
-        cls = C_FORBID
-    elif n[P.F4] or fours >= 2:
+    elif renju_black and (n[P.FORBID] > 0 or fours >= 2):
+        return C_FORBID, 0
+    elif n[P.F4] > 0 or fours >= 2:
         cls = C_FLEX4
-    elif n[P.B4] and n[P.F3]:
+    elif n[P.B4] > 0 and n[P.F3] > 0:
         cls = C_FOUR_THREE
-    elif n[P.B4]:
+    elif n[P.B4] > 0:
         cls = C_FOUR
     elif n[P.F3] >= 2:
         cls = C_THREE2
-    elif n[P.F3]:
+    elif n[P.F3] > 0:
         cls = C_THREE
     else:
         cls = C_NONE
-    if renju_black and cls != C_FIVE and cls != C_FORBID and n[P.F3] >= 2:
-        flag = CHECK_FLAG
-    if cls == C_FORBID:
-        return cls, 0
-    value = int(sum(int(params.PATTERN_VALUE[p]) for p in pats)) + int(params.CLASS_BONUS[cls])
-    return cls | flag, value
+    value += class_bonus[cls]
+    if renju_black and cls != C_FIVE and n[P.F3] >= 2:
+        cls |= CHECK_FLAG
+    return cls, value
 
 
-_P4_CACHE: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+@njit(cache=True, nogil=True)
+def build_p4_tables(rule: int, pattern_value, class_bonus, cls_out, val_out) -> None:
+    """Fill the packed-pattern class and value tables (``[2, 2**16]``) of ``rule``."""
+    for s in range(2):
+        for idx in range(1 << 16):
+            c, v = classify_p4(rule, s + 1, idx, pattern_value, class_bonus)
+            cls_out[s, idx] = c
+            val_out[s, idx] = v
 
 
 def p4_tables(rule: int) -> tuple[np.ndarray, np.ndarray]:
-    """The packed-pattern class and value tables of ``rule`` (built once per process)."""
-    cached = _P4_CACHE.get(rule)
-    if cached is None:
-        cls = np.zeros((2, 1 << 16), dtype=np.uint8)
-        val = np.zeros((2, 1 << 16), dtype=np.int32)
-        for s, side in enumerate((BLACK, WHITE)):
-            for idx in range(1 << 16):
-                cls[s, idx], val[s, idx] = classify_p4(rule, side, idx)
-        cached = (cls, val)
-        _P4_CACHE[rule] = cached
-    return cached
+    """The packed-pattern class and value tables of ``rule`` from the current parameters."""
+    cls = np.zeros((2, 1 << 16), dtype=np.uint8)
+    val = np.zeros((2, 1 << 16), dtype=np.int32)
+    build_p4_tables(rule, params.PATTERN_VALUE, params.CLASS_BONUS, cls, val)
+    return cls, val
 
 
 def make_tables(rule: int) -> Tables:

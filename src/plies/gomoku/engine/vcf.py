@@ -129,12 +129,13 @@ def _gen_fours(st, att: int, out) -> int:
 
 
 @njit(cache=True, nogil=True)
-def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop) -> int:
+def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, counter) -> int:
     """Search a VCF for the side to move. Returns the length of the winning sequence written to
     ``seq`` (attacker and defender moves alternating, ending with the five), or 0 if none was
     found within ``max_depth`` attacker moves and ``max_nodes`` moves; -1 if stopped.
 
-    ``stop[0] != 0`` aborts the search. The state is restored on return.
+    ``stop[0] != 0`` aborts the search; the moves tried are added to ``counter[0]``. The state
+    is restored on return.
     """
     att = st.info[I_SIDE]
     a = att - 1
@@ -231,4 +232,5 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop) ->
         undo(st, tb)
         undo(st, tb)
         level -= 1
+    counter[0] += nodes
     return result

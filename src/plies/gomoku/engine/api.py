@@ -1,0 +1,372 @@
+"""The Gomoku engine's Python API: ``Engine(...).search(board, ...) -> SearchResult``.
+
+Iterative deepening with aspiration windows runs here, in Python, around the compiled ``pvs``
+kernel (one call per iteration). Time limits are enforced by a watchdog thread that raises the
+shared stop flag at the deadline; every kernel polls the flag at each node, so a search never
+runs past its limit by more than one node's work. Lazy SMP: helper threads run the same
+iterative deepening on their own state copies over the shared transposition table; the kernels
+release the GIL, so the threads run in parallel.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from plies.errors import InvalidOption
+from plies.gomoku.board import Board, rule_code
+from plies.gomoku.engine import params
+from plies.gomoku.engine import search as S
+from plies.gomoku.engine import state as ST
+from plies.gomoku.engine import vcf as V
+from plies.gomoku.notation import Move
+from plies.gomoku.rules import PAD
+
+DEFAULT_HASH_MB = 64
+MAX_DEPTH = 100
+
+
+def win_probability(score: int) -> float:
+    """The documented sigmoid from a score (side to move's view) to its win probability."""
+    if score > S.WIN_BOUND:
+        return 1.0
+    if score < -S.WIN_BOUND:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-score / params.WIN_PROB_SCALE))
+
+
+def describe_score(score: int) -> str:
+    """``+123``, or ``win in 7`` / ``loss in 4`` (plies) for decided positions."""
+    if score > S.WIN_BOUND:
+        return f"win in {S.WIN - score}"
+    if score < -S.WIN_BOUND:
+        return f"loss in {S.WIN + score}"
+    return f"{score:+d}"
+
+
+@dataclass
+class PVLine:
+    """One line of a MultiPV search."""
+
+    move: Move
+    score: int
+    pv: list[Move]
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the best move, its score (side to move's view, centi-units or a
+    win/loss in N plies), win probability, principal variation and statistics."""
+
+    move: Move | None
+    score: int
+    win_probability: float
+    pv: list[Move]
+    depth: int
+    seldepth: int
+    nodes: int
+    nps: int
+    time: float
+    lines: list[PVLine] = field(default_factory=list)
+
+    @property
+    def score_text(self) -> str:
+        return describe_score(self.score)
+
+
+class Engine:
+    """A Gomoku-family engine: PVS with a transposition table, threat extensions and VCF/VCT.
+
+    ``Engine(rule="renju", size=15, hash_mb=64, threads=1)``; the transposition table persists
+    across searches (call :meth:`new_game` to clear it).
+    """
+
+    def __init__(
+        self,
+        rule: str | int = "freestyle",
+        size: int = 15,
+        *,
+        width: int | None = None,
+        height: int | None = None,
+        hash_mb: float = DEFAULT_HASH_MB,
+        threads: int = 1,
+    ) -> None:
+        self.rule_code = rule_code(rule)
+        self.width = width or size
+        self.height = height or size
+        if threads < 1:
+            raise InvalidOption(f"threads must be at least 1, not {threads}")
+        if hash_mb <= 0:
+            raise InvalidOption(f"hash_mb must be positive, not {hash_mb}")
+        self.threads = int(threads)
+        self.hash_mb = hash_mb
+        self.tables = ST.make_tables(self.rule_code)
+        self.tt = S.new_tt(hash_mb)
+        self.stop_flag = np.zeros(1, dtype=np.int64)
+        self._age = 0
+        self._contexts: list[S.SearchContext] = []
+        self._warm()
+
+    def _warm(self) -> None:
+        """Load (or compile) every kernel the search uses before any clock starts."""
+        board = Board(width=self.width, height=self.height, rule=self.rule_code)
+        cx, cy = self.width // 2, self.height // 2
+        board.play_moves([(cx, cy), (cx + 1, cy), (cx, cy + 1)])
+        st, tb = ST.state_from_board(board, self.tables)
+        ctx = S.new_context(st.cells.shape[0], S.new_tt(0.01), np.zeros(1, dtype=np.int64))
+        S.pvs(st, tb, ctx, -S.INF, S.INF, 2, 0, -1)
+
+    # --- housekeeping -----------------------------------------------------------------------
+    def new_game(self) -> None:
+        """Forget everything learned (transposition table, histories)."""
+        self.tt[0][:] = 0
+        self.tt[1][:] = 0
+        self._contexts = []
+
+    def stop(self) -> None:
+        """Ask a running search to return its best move now (thread-safe)."""
+        self.stop_flag[0] = 1
+
+    def _check_board(self, board: Board) -> None:
+        if board.rule_code != self.rule_code:
+            raise InvalidOption(f"engine plays {self._rule_name()}, board is {board.rule}")
+        if (board.width, board.height) != (self.width, self.height):
+            raise InvalidOption(
+                f"engine is set up for {self.width}x{self.height}, "
+                f"board is {board.width}x{board.height}"
+            )
+
+    def _rule_name(self) -> str:
+        from plies.gomoku.rules import RULE_NAMES
+
+        return RULE_NAMES[self.rule_code]
+
+    def _context(self, i: int, cells: int) -> S.SearchContext:
+        while len(self._contexts) <= i:
+            self._contexts.append(S.new_context(cells, self.tt, self.stop_flag))
+        ctx = self._contexts[i]
+        if ctx.history.shape[1] != cells:
+            ctx = S.new_context(cells, self.tt, self.stop_flag)
+            self._contexts[i] = ctx
+        return ctx
+
+    def _to_move(self, pos: int) -> Move:
+        stride = self.width + 2 * PAD
+        return Move(int(pos) % stride - PAD, int(pos) // stride - PAD)
+
+    def _to_pos(self, m: Move) -> int:
+        return (m.y + PAD) * (self.width + 2 * PAD) + m.x + PAD
+
+    # --- threat solvers ---------------------------------------------------------------------
+    def vcf(self, board: Board, max_depth: int = 64, max_nodes: int = 2_000_000) -> list[Move] | None:
+        """A victory by continuous fours for the side to move, or None.
+
+        The sequence alternates attacker and defender moves and ends with the five, or with a
+        four whose only block the defender may not play (Renju forbidden point).
+        """
+        self._check_board(board)
+        st, tb = ST.state_from_board(board, self.tables)
+        keys, depth = V.new_vcf_tt()
+        seq = np.zeros(2 * V.MAX_VCF_DEPTH + 4, dtype=np.int64)
+        stop = np.zeros(1, dtype=np.int64)
+        counter = np.zeros(1, dtype=np.int64)
+        n = V.vcf(st, tb, max_depth, max_nodes, keys, depth, seq, stop, counter)
+        if n <= 0:
+            return None
+        return [self._to_move(p) for p in seq[:n]]
+
+    # --- search -----------------------------------------------------------------------------
+    def search(
+        self,
+        board: Board,
+        depth: int | None = None,
+        nodes: int | None = None,
+        movetime: float | None = None,
+        multipv: int = 1,
+        *,
+        time_left: float | None = None,
+        increment: float = 0.0,
+        info=None,
+    ) -> SearchResult:
+        """Search ``board`` for the side to move within the given limits.
+
+        ``depth`` plies, ``nodes``, ``movetime`` seconds, or a clock (``time_left`` seconds and
+        ``increment``); with no limit, depth 8. ``info`` is called with a :class:`SearchResult`
+        after each completed iteration.
+        """
+        self._check_board(board)
+        if board.is_over:
+            raise InvalidOption("the game is over: nothing to search")
+        if multipv < 1:
+            raise InvalidOption(f"multipv must be at least 1, not {multipv}")
+        if movetime is None and time_left is not None:
+            movetime = self.allocate_time(board, time_left, increment)
+        if depth is None and nodes is None and movetime is None:
+            depth = 8
+        max_depth = min(depth or MAX_DEPTH, MAX_DEPTH)
+        self.stop_flag[0] = 0
+        self._age = (self._age + 1) & 0xFF
+        start = time.perf_counter()
+        deadline = start + movetime if movetime is not None else None
+        watchdog = None
+        if deadline is not None:
+            watchdog = _Watchdog(self.stop_flag, deadline)
+            watchdog.start()
+        helpers = []
+        try:
+            st, tb = ST.state_from_board(board, self.tables)
+            for i in range(1, self.threads):
+                hst, _ = ST.state_from_board(board, self.tables)
+                hctx = self._context(i, hst.cells.shape[0])
+                self._prepare(hctx, None)
+                t = threading.Thread(
+                    target=self._helper_loop, args=(hst, tb, hctx, max_depth, i), daemon=True
+                )
+                helpers.append((t, hctx))
+                t.start()
+            ctx = self._context(0, st.cells.shape[0])
+            self._prepare(ctx, nodes)
+            result = self._iterate(board, st, tb, ctx, max_depth, multipv, start, deadline, info)
+        finally:
+            self.stop_flag[0] = 1
+            for t, _ in helpers:
+                t.join()
+            if watchdog is not None:
+                watchdog.cancel()
+            self.stop_flag[0] = 0
+        total_nodes = result.nodes + sum(int(h.stats[S.S_NODES]) for _, h in helpers)
+        elapsed = time.perf_counter() - start
+        result.nodes = total_nodes
+        result.time = elapsed
+        result.nps = int(total_nodes / elapsed) if elapsed > 0 else 0
+        return result
+
+    def allocate_time(self, board: Board, time_left: float, increment: float = 0.0) -> float:
+        """Seconds to spend on this move from a clock: a share of the time left (more in the
+        opening and middle game, whose positions decide Gomoku games) plus most of the
+        increment, never more than a third of what is left."""
+        empties = board.width * board.height - len(board)
+        moves_to_go = max(10, min(40, empties // 4))
+        budget = time_left / moves_to_go + 0.8 * increment
+        return max(0.0, min(budget, time_left / 3))
+
+    def _prepare(self, ctx: S.SearchContext, nodes: int | None) -> None:
+        ctx.stats[:] = 0
+        ctx.stats[S.S_NODE_LIMIT] = nodes if nodes is not None else (1 << 62)
+        ctx.stats[S.S_AGE] = self._age
+        ctx.stats[S.S_VCF_LIMIT] = 2000
+        ctx.stats[S.S_VCF_DEPTH] = 24
+        ctx.killers[:] = -1
+        ctx.excluded[:] = -1
+        ctx.history[:] //= 4
+
+    def _helper_loop(self, st, tb, ctx, max_depth: int, index: int) -> None:
+        depth = 1 + (index & 1)
+        while self.stop_flag[0] == 0 and depth <= max_depth:
+            S.pvs(st, tb, ctx, -S.INF, S.INF, depth, 0, -1)
+            depth += 1
+
+    def _iterate(self, board, st, tb, ctx, max_depth, multipv, start, deadline, info):
+        result = SearchResult(None, 0, 0.5, [], 0, 0, 0, 0, 0.0)
+        multipv = min(multipv, max(1, len(board.moves())))
+        for d in range(1, max_depth + 1):
+            lines: list[PVLine] = []
+            ctx.excluded[:] = -1
+            aborted = False
+            for k in range(multipv):
+                score = self._aspiration(st, tb, ctx, d, result.score if k == 0 else None)
+                best = int(ctx.stats[S.S_ROOT_BEST])
+                if self.stop_flag[0] != 0:
+                    aborted = True
+                    # a partial iteration counts only for the first line, and only once the
+                    # first root move (the previous best) has been searched in full
+                    if k > 0 or ctx.stats[S.S_ROOT_DONE] == 0 or best < 0:
+                        break
+                if best < 0:
+                    break
+                pv = [self._to_move(p) for p in ctx.pv[0, : ctx.pvlen[0]]]
+                if not pv or pv[0] != self._to_move(best):
+                    pv = [self._to_move(best)]
+                lines.append(PVLine(self._to_move(best), int(ctx.stats[S.S_ROOT_SCORE]), pv))
+                ctx.excluded[k] = best
+                if aborted:
+                    break
+            if lines and (not aborted or len(lines) >= len(result.lines)):
+                top = lines[0]
+                result = SearchResult(
+                    top.move,
+                    top.score,
+                    win_probability(top.score),
+                    top.pv,
+                    d if not aborted else result.depth,
+                    int(ctx.stats[S.S_SELDEPTH]),
+                    int(ctx.stats[S.S_NODES]),
+                    0,
+                    0.0,
+                    lines,
+                )
+            if aborted:
+                break
+            elapsed = time.perf_counter() - start
+            result.time = elapsed
+            result.nps = int(result.nodes / elapsed) if elapsed > 0 else 0
+            if info is not None:
+                info(result)
+            if result.score > S.WIN_BOUND:
+                break
+            if deadline is not None and deadline - time.perf_counter() < 0.6 * elapsed:
+                break
+        result.nodes = int(ctx.stats[S.S_NODES])
+        if result.move is None:
+            # stopped before the first iteration finished: take the first ordered move
+            n = S.generate(st, ctx, 0, -1, False, -1)
+            if n > 0:
+                m = self._to_move(ctx.moves[0, 0])
+                result.move = m
+                result.pv = [m]
+        return result
+
+    def _aspiration(self, st, tb, ctx, depth: int, prev: int | None) -> int:
+        ctx.stats[S.S_ROOT_BEST] = -1
+        ctx.stats[S.S_ROOT_DONE] = 0
+        if prev is None or depth < 5 or abs(prev) > S.WIN_BOUND:
+            return int(S.pvs(st, tb, ctx, -S.INF, S.INF, depth, 0, -1))
+        delta = 50
+        alpha = prev - delta
+        beta = prev + delta
+        while True:
+            score = int(S.pvs(st, tb, ctx, alpha, beta, depth, 0, -1))
+            if self.stop_flag[0] != 0:
+                return score
+            if score <= alpha:
+                alpha = score - delta
+            elif score >= beta:
+                beta = score + delta
+            else:
+                return score
+            delta *= 2
+            if delta > 1000:
+                alpha, beta = -S.INF, S.INF
+
+
+class _Watchdog(threading.Thread):
+    """Raises the stop flag at the deadline (or never, if cancelled first)."""
+
+    def __init__(self, flag: np.ndarray, deadline: float) -> None:
+        super().__init__(daemon=True)
+        self.flag = flag
+        self.deadline = deadline
+        self._cancel = threading.Event()
+
+    def run(self) -> None:
+        remaining = self.deadline - time.perf_counter()
+        if remaining > 0 and self._cancel.wait(remaining):
+            return
+        self.flag[0] = 1
+
+    def cancel(self) -> None:
+        self._cancel.set()

@@ -1,0 +1,559 @@
+"""Principal variation search for the Gomoku family (compiled).
+
+``pvs`` is the one recursive kernel. Per DESIGN.md it is only ever called from Python (a cached
+kernel that calls a recursive cached kernel crashes when loaded from the cache), so the root is
+part of ``pvs`` itself (``ply == 0``) and the iterative-deepening loop lives in Python
+(``plies.gomoku.engine.driver``).
+
+Per node: immediate wins and forced blocks are decided from the threat-class counts; an
+opponent four leaves one move (searched without using depth: a forced-move extension); an
+opponent open three (or any cell where it would make a flex four) limits the moves to the
+defences and our own fours; at the horizon a VCF probe replaces the static evaluation when it
+finds a win. The move picker scores moves by transposition-table move, threat class (own attack
+and blocking value), killers, counter-move and history. Late quiet moves are reduced (LMR from a
+table) and, near the horizon, pruned by move count.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from plies.gomoku.engine import vcf as V
+from plies.gomoku.engine.state import (
+    C_FIVE,
+    C_FLEX4,
+    C_FORBID,
+    C_FOUR,
+    C_FOUR_THREE,
+    C_THREE,
+    C_THREE2,
+    I_PLY,
+    I_SIDE,
+    MAX_CELLS,
+    evaluate,
+    make,
+    undo,
+)
+from plies.gomoku.rules import EMPTY
+
+WIN = 30000
+WIN_BOUND = WIN - 1000  # scores beyond this are wins (mate in so many plies)
+INF = 32000
+MAX_PLY = 128
+MAX_MOVES = MAX_CELLS
+
+BOUND_UPPER = 1
+BOUND_LOWER = 2
+BOUND_EXACT = 3
+
+# stats[] slots
+S_NODES = 0
+S_SELDEPTH = 1
+S_VCF_NODES = 2
+S_NODE_LIMIT = 3
+S_AGE = 4
+S_ROOT_BEST = 5
+S_ROOT_SCORE = 6
+S_ROOT_DONE = 7  # root moves fully searched in the current iteration
+S_VCF_LIMIT = 8
+S_VCF_DEPTH = 9
+S_COUNT = 16
+
+# features[] switches (1 on, 0 off) for testing exactness and measuring effect
+F_TT = 0
+F_LMR = 1
+F_LMP = 2
+F_VCF_LEAF = 3
+F_THREAT_FILTER = 4
+F_COUNT = 8
+
+
+class SearchContext(NamedTuple):
+    """Per-thread search memory, plus the shared transposition table and stop flag."""
+
+    tt_keys: np.ndarray  # uint64[n] key ^ data (lockless)
+    tt_data: np.ndarray  # uint64[n] packed entry
+    history: np.ndarray  # int32[2, N]
+    killers: np.ndarray  # int32[MAX_PLY, 2]
+    counter: np.ndarray  # int32[2, N] reply to the opponent's last move
+    moves: np.ndarray  # int32[MAX_PLY, MAX_MOVES]
+    scores: np.ndarray  # int32[MAX_PLY, MAX_MOVES]
+    pv: np.ndarray  # int32[MAX_PLY, MAX_PLY]
+    pvlen: np.ndarray  # int32[MAX_PLY]
+    excluded: np.ndarray  # int32[MAX_MOVES] root moves to skip (MultiPV); -1 terminated
+    vcf_keys: np.ndarray
+    vcf_depth: np.ndarray
+    vcf_seq: np.ndarray  # int64[512]
+    stats: np.ndarray  # int64[S_COUNT]
+    stop: np.ndarray  # int64[1] shared: non-zero aborts every thread
+    lmr: np.ndarray  # int8[64, MAX_MOVES] reductions
+    features: np.ndarray  # int8[F_COUNT]
+
+
+def new_tt(megabytes: float) -> tuple[np.ndarray, np.ndarray]:
+    """A transposition table of about ``megabytes`` MB (16 bytes an entry, buckets of 4)."""
+    entries = max(4, int(megabytes * 1024 * 1024) // 16)
+    buckets = 1 << max(0, (entries // 4).bit_length() - 1)
+    n = buckets * 4
+    return np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.uint64)
+
+
+def lmr_table() -> np.ndarray:
+    """Late-move reductions by depth and move number: ``0.6 + ln(depth) * ln(move) / 2.2``."""
+    d = np.arange(64, dtype=np.float64)[:, None]
+    m = np.arange(MAX_MOVES, dtype=np.float64)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        table = 0.6 + np.log(d) * np.log(m) / 2.2
+    table[0, :] = 0
+    table[:, 0] = 0
+    return np.clip(table, 0, 127).astype(np.int8)
+
+
+def new_context(cells: int, tt: tuple[np.ndarray, np.ndarray], stop: np.ndarray) -> SearchContext:
+    """Search memory for one thread over a board array of ``cells`` entries."""
+    vk, vd = V.new_vcf_tt()
+    features = np.ones(F_COUNT, dtype=np.int8)
+    stats = np.zeros(S_COUNT, dtype=np.int64)
+    stats[S_NODE_LIMIT] = 1 << 62
+    stats[S_VCF_LIMIT] = 2000
+    stats[S_VCF_DEPTH] = 24
+    return SearchContext(
+        tt[0],
+        tt[1],
+        np.zeros((2, cells), dtype=np.int32),
+        np.full((MAX_PLY, 2), -1, dtype=np.int32),
+        np.full((2, cells), -1, dtype=np.int32),
+        np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int32),
+        np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int32),
+        np.zeros((MAX_PLY, MAX_PLY), dtype=np.int32),
+        np.zeros(MAX_PLY, dtype=np.int32),
+        np.full(MAX_MOVES, -1, dtype=np.int32),
+        vk,
+        vd,
+        np.zeros(512, dtype=np.int64),
+        stats,
+        stop,
+        lmr_table(),
+        features,
+    )
+
+
+# --- transposition table --------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def score_to_tt(score: int, ply: int) -> int:
+    """Wins are stored relative to the node, not the root."""
+    if score > WIN_BOUND:
+        return score + ply
+    if score < -WIN_BOUND:
+        return score - ply
+    return score
+
+
+@njit(cache=True, nogil=True)
+def score_from_tt(score: int, ply: int) -> int:
+    if score > WIN_BOUND:
+        return score - ply
+    if score < -WIN_BOUND:
+        return score + ply
+    return score
+
+
+@njit(cache=True, nogil=True)
+def _pack(move: int, score: int, depth: int, bound: int, age: int) -> np.uint64:
+    return np.uint64(
+        (move & 0xFFFF)
+        | ((score + 32768) & 0xFFFF) << 16
+        | ((depth + 1) & 0xFF) << 32
+        | (bound & 3) << 40
+        | (age & 0xFF) << 42
+    )
+
+
+@njit(cache=True, nogil=True)
+def tt_probe(ctx, key: np.uint64):
+    """(found, move, score, depth, bound) for ``key``."""
+    n = ctx.tt_keys.shape[0]
+    base = int(key & np.uint64(n - 1)) & ~3
+    for i in range(base, base + 4):
+        data = ctx.tt_data[i]
+        if ctx.tt_keys[i] ^ data == key and data != 0:
+            d = int(data)
+            move = d & 0xFFFF
+            if move == 0xFFFF:
+                move = -1
+            score = ((d >> 16) & 0xFFFF) - 32768
+            depth = ((d >> 32) & 0xFF) - 1
+            bound = (d >> 40) & 3
+            return True, move, score, depth, bound
+    return False, -1, 0, 0, 0
+
+
+@njit(cache=True, nogil=True)
+def tt_store(ctx, key: np.uint64, move: int, score: int, depth: int, bound: int) -> None:
+    """Store with depth-age replacement: the same position, else the shallowest or oldest."""
+    n = ctx.tt_keys.shape[0]
+    base = int(key & np.uint64(n - 1)) & ~3
+    age = ctx.stats[S_AGE] & 0xFF
+    victim = base
+    worst = 1 << 30
+    for i in range(base, base + 4):
+        data = ctx.tt_data[i]
+        if data == 0:
+            victim = i
+            break
+        if ctx.tt_keys[i] ^ data == key:
+            d = int(data)
+            old_depth = ((d >> 32) & 0xFF) - 1
+            if move < 0:
+                move = d & 0xFFFF
+                if move == 0xFFFF:
+                    move = -1
+            if bound != BOUND_EXACT and depth < old_depth - 2 and ((d >> 42) & 0xFF) == age:
+                return
+            victim = i
+            break
+        d = int(data)
+        old_depth = ((d >> 32) & 0xFF) - 1
+        old_age = (d >> 42) & 0xFF
+        stale = (age - old_age) & 0xFF
+        worth = old_depth - 8 * stale
+        if worth < worst:
+            worst = worth
+            victim = i
+    data = _pack(move if move >= 0 else 0xFFFF, score, depth, bound, age)
+    ctx.tt_data[victim] = data
+    ctx.tt_keys[victim] = key ^ data
+
+
+# --- move generation --------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _class_score(c: int) -> int:
+    """Ordering weight of an own threat class."""
+    if c == C_FLEX4:
+        return 60000
+    if c == C_FOUR_THREE:
+        return 40000
+    if c == C_THREE2:
+        return 16000
+    if c == C_FOUR:
+        return 6000
+    if c == C_THREE:
+        return 3000
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _block_score(c: int) -> int:
+    """Ordering weight of blocking an opponent threat class at a cell."""
+    if c == C_FLEX4:
+        return 20000
+    if c == C_FOUR_THREE:
+        return 14000
+    if c == C_THREE2:
+        return 9000
+    if c == C_FOUR:
+        return 1500
+    if c == C_THREE:
+        return 1200
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def real_threat_exists(st, s: int, cls: int) -> bool:
+    """Whether side index ``s`` has an empty cell of class ``cls`` it may actually play."""
+    side = s + 1
+    for p in range(st.cells.shape[0]):
+        if st.cells[p] == EMPTY and st.cls[s, p] & 7 == cls:
+            if not V.forbidden_for(st, side, p):
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def generate(st, ctx, ply: int, tt_move: int, defend: bool, prev: int) -> int:
+    """Fill ``ctx.moves[ply]`` with scored candidate moves (sorted, best first); return count.
+
+    Candidates are the empty cells within two cells of a stone (the centre on an empty board).
+    With ``defend`` (the opponent has an open three), only our fours and the cells where the
+    opponent would make a four or better (the defences) are kept.
+    """
+    s = st.info[I_SIDE] - 1
+    o = 1 - s
+    side = s + 1
+    mv = ctx.moves[ply]
+    sc = ctx.scores[ply]
+    n = 0
+    ncells = st.cells.shape[0]
+    if st.info[I_PLY] == 0:
+        stride = st.info[2]
+        mv[0] = (st.info[1] // 2 + 5) * stride + st.info[0] // 2 + 5
+        sc[0] = 0
+        return 1
+    k0 = ctx.killers[ply, 0]
+    k1 = ctx.killers[ply, 1]
+    cm = ctx.counter[s, prev] if prev >= 0 else -1
+    for p in range(ncells):
+        if st.cells[p] != EMPTY or st.near[p] == 0:
+            continue
+        own = st.cls[s, p] & 7
+        opp = st.cls[o, p] & 7
+        if own == C_FORBID or (own != C_FIVE and V.forbidden_for(st, side, p)):
+            continue
+        if defend and own < C_FOUR and (opp < C_FOUR or opp == C_FORBID):
+            continue
+        score = st.val[s, p] + st.val[o, p] + _class_score(own)
+        if opp != C_FORBID:
+            score += _block_score(opp)
+        score += ctx.history[s, p] >> 6
+        if p == tt_move:
+            score += 1 << 24
+        elif p == k0:
+            score += 2500
+        elif p == k1:
+            score += 2000
+        elif p == cm:
+            score += 1500
+        i = n
+        while i > 0 and sc[i - 1] < score:
+            sc[i] = sc[i - 1]
+            mv[i] = mv[i - 1]
+            i -= 1
+        sc[i] = score
+        mv[i] = p
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _update_quiet_stats(st, ctx, ply: int, best: int, depth: int, prev: int, tried: int) -> None:
+    s = st.info[I_SIDE] - 1
+    bonus = min(depth * depth * 16, 4000)
+    h = ctx.history[s, best]
+    ctx.history[s, best] = h + bonus - h * bonus // 32768
+    mv = ctx.moves[ply]
+    for i in range(tried):
+        p = mv[i]
+        if p != best:
+            h = ctx.history[s, p]
+            ctx.history[s, p] = h - bonus - h * bonus // 32768
+    if ctx.killers[ply, 0] != best:
+        ctx.killers[ply, 1] = ctx.killers[ply, 0]
+        ctx.killers[ply, 0] = best
+    if prev >= 0:
+        ctx.counter[s, prev] = best
+
+
+# --- the search -------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> int:
+    """Negamax principal variation search; returns the score for the side to move.
+
+    At ``ply == 0`` the root's best move and score go to ``ctx.stats`` and the PV to
+    ``ctx.pv[0]``; root moves listed in ``ctx.excluded`` are skipped (MultiPV).
+    """
+    ctx.stats[S_NODES] += 1
+    ctx.pvlen[ply] = 0
+    if ply > ctx.stats[S_SELDEPTH]:
+        ctx.stats[S_SELDEPTH] = ply
+    if ctx.stats[S_NODES] >= ctx.stats[S_NODE_LIMIT]:
+        ctx.stop[0] = 1
+    if ctx.stop[0] != 0 and ply > 0:
+        return 0
+    s = st.info[I_SIDE] - 1
+    o = 1 - s
+    side = s + 1
+    pv_node = beta - alpha > 1
+    features = ctx.features
+
+    # an own five wins now
+    if st.counts[s, C_FIVE] > 0:
+        if ply == 0:
+            p = V.first_cell_of_class(st, s, C_FIVE)
+            ctx.pv[0, 0] = p
+            ctx.pvlen[0] = 1
+            ctx.stats[S_ROOT_BEST] = p
+            ctx.stats[S_ROOT_SCORE] = WIN - 1
+            ctx.stats[S_ROOT_DONE] = 1
+        return WIN - ply - 1
+    empties = st.cells.shape[0]  # bound only; the real test is below
+    if st.info[I_PLY] >= st.info[0] * st.info[1]:
+        return 0
+    if ply >= MAX_PLY - 2:
+        return evaluate(st, tb)
+    # mate distance pruning
+    if ply > 0:
+        lo = -WIN + ply
+        hi = WIN - ply - 1
+        if alpha < lo:
+            alpha = lo
+        if beta > hi:
+            beta = hi
+        if alpha >= beta:
+            return alpha
+
+    forced = -1
+    nfive = st.counts[o, C_FIVE]
+    if nfive > 0:
+        if nfive >= 2 and ply > 0:
+            return -(WIN - ply - 2)
+        forced = V.first_cell_of_class(st, o, C_FIVE)
+        if V.forbidden_for(st, side, forced) and ply > 0:
+            return -(WIN - ply - 2)
+    elif st.counts[s, C_FLEX4] > 0 and ply > 0 and real_threat_exists(st, s, C_FLEX4):
+        return WIN - ply - 3
+
+    if forced < 0 and depth <= 0:
+        # horizon: a VCF for the side to move, else the static evaluation
+        if features[F_VCF_LEAF] and (
+            st.counts[s, C_FOUR] + st.counts[s, C_FOUR_THREE] + st.counts[s, C_FLEX4] > 0
+        ):
+            before = ctx.stats[S_VCF_NODES]
+            n = V.vcf(
+                st,
+                tb,
+                ctx.stats[S_VCF_DEPTH],
+                ctx.stats[S_VCF_LIMIT],
+                ctx.vcf_keys,
+                ctx.vcf_depth,
+                ctx.vcf_seq,
+                ctx.stop,
+                ctx.stats[S_VCF_NODES:],
+            )
+            ctx.stats[S_NODES] += ctx.stats[S_VCF_NODES] - before
+            if n > 0:
+                return WIN - ply - n
+        return evaluate(st, tb)
+
+    key = st.hashes[st.info[I_PLY]]
+    tt_move = -1
+    if features[F_TT]:
+        found, tmove, tscore, tdepth, tbound = tt_probe(ctx, key)
+        if found:
+            tt_move = tmove
+            if ply > 0 and not pv_node and tdepth >= depth:
+                tscore = score_from_tt(tscore, ply)
+                if tbound == BOUND_EXACT:
+                    return tscore
+                if tbound == BOUND_LOWER and tscore >= beta:
+                    return tscore
+                if tbound == BOUND_UPPER and tscore <= alpha:
+                    return tscore
+
+    if forced >= 0:
+        ctx.moves[ply, 0] = forced
+        n = 1
+        new_depth_base = depth  # forced reply: no depth used
+    else:
+        defend = False
+        if features[F_THREAT_FILTER] and st.counts[o, C_FLEX4] > 0:
+            defend = real_threat_exists(st, o, C_FLEX4)
+        n = generate(st, ctx, ply, tt_move, defend, prev)
+        new_depth_base = depth - 1
+    if n == 0:
+        # no defence: the opponent's threat goes through
+        return -(WIN - ply - 4)
+
+    best = -INF
+    best_move = -1
+    old_alpha = alpha
+    tried = 0
+    excluded = ctx.excluded
+    for i in range(n):
+        # every argument of the recursive call must keep the entry types exactly (int64):
+        # a cast in a recursive call crashes numba's cache (numba issue 6713)
+        mv = np.int64(ctx.moves[ply, i])
+        if ply == 0:
+            skip = False
+            for j in range(excluded.shape[0]):
+                if excluded[j] < 0:
+                    break
+                if excluded[j] == mv:
+                    skip = True
+                    break
+            if skip:
+                continue
+        own = st.cls[s, mv] & 7
+        opp = st.cls[o, mv] & 7
+        tactical = forced >= 0 or own >= C_THREE or (opp >= C_THREE and opp != C_FORBID)
+        new_depth = new_depth_base
+        if own >= C_FOUR and own <= C_FLEX4 and forced < 0:
+            new_depth += 1  # a four forces the reply: extend
+        # move-count pruning near the horizon
+        if (
+            features[F_LMP]
+            and ply > 0
+            and not pv_node
+            and not tactical
+            and depth <= 3
+            and tried >= 3 + 4 * depth * depth
+            and best > -WIN_BOUND
+        ):
+            break
+        make(st, tb, mv)
+        if tried == 0:
+            score = -pvs(st, tb, ctx, -beta, -alpha, new_depth, ply + 1, mv)
+        else:
+            r = 0
+            if features[F_LMR] and depth >= 3 and not tactical:
+                r = np.int64(ctx.lmr[min(depth, 63), min(tried, MAX_MOVES - 1)])
+                if pv_node and r > 0:
+                    r -= 1
+                if r > new_depth - 1:
+                    r = new_depth - 1
+                if r < 0:
+                    r = 0
+            score = -pvs(st, tb, ctx, -alpha - 1, -alpha, new_depth - r, ply + 1, mv)
+            if score > alpha and r > 0:
+                score = -pvs(st, tb, ctx, -alpha - 1, -alpha, new_depth, ply + 1, mv)
+            if score > alpha and score < beta:
+                score = -pvs(st, tb, ctx, -beta, -alpha, new_depth, ply + 1, mv)
+        undo(st, tb)
+        tried += 1
+        if ctx.stop[0] != 0 and (ply > 0 or tried > 1):
+            break
+        if score > best:
+            best = score
+            best_move = mv
+            if score > alpha:
+                alpha = score
+                # update the principal variation
+                ctx.pv[ply, 0] = mv
+                ln = ctx.pvlen[ply + 1]
+                for j in range(ln):
+                    ctx.pv[ply, j + 1] = ctx.pv[ply + 1, j]
+                ctx.pvlen[ply] = ln + 1
+                if ply == 0:
+                    ctx.stats[S_ROOT_BEST] = mv
+                    ctx.stats[S_ROOT_SCORE] = score
+                if score >= beta:
+                    if not tactical:
+                        _update_quiet_stats(st, ctx, ply, mv, depth, prev, tried - 1)
+                    break
+        if ply == 0:
+            ctx.stats[S_ROOT_DONE] = tried
+    _ = empties
+    if best_move < 0:
+        return alpha
+    if features[F_TT] and ctx.stop[0] == 0:
+        bound = BOUND_EXACT
+        if best >= beta:
+            bound = BOUND_LOWER
+        elif best <= old_alpha:
+            bound = BOUND_UPPER
+        tt_store(ctx, key, best_move, score_to_tt(best, ply), depth, bound)
+    return best
+
+
+__all__ = [
+    "BOUND_EXACT", "INF", "MAX_PLY", "SearchContext", "WIN", "WIN_BOUND", "generate",
+    "new_context", "new_tt", "pvs", "tt_probe", "tt_store",
+]
