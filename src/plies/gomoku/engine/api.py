@@ -162,7 +162,9 @@ class Engine:
         return (m.y + PAD) * (self.width + 2 * PAD) + m.x + PAD
 
     # --- threat solvers ---------------------------------------------------------------------
-    def vcf(self, board: Board, max_depth: int = 64, max_nodes: int = 2_000_000) -> list[Move] | None:
+    def vcf(
+        self, board: Board, max_depth: int = 64, max_nodes: int = 2_000_000
+    ) -> list[Move] | None:
         """A victory by continuous fours for the side to move, or None.
 
         The sequence alternates attacker and defender moves and ends with the five, or with a
@@ -278,7 +280,7 @@ class Engine:
             ctx.excluded[:] = -1
             aborted = False
             for k in range(multipv):
-                score = self._aspiration(st, tb, ctx, d, result.score if k == 0 else None)
+                self._aspiration(st, tb, ctx, d, result.score if k == 0 else None)
                 best = int(ctx.stats[S.S_ROOT_BEST])
                 if self.stop_flag[0] != 0:
                     aborted = True

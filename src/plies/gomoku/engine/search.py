@@ -270,9 +270,12 @@ def real_threat_exists(st, s: int, cls: int) -> bool:
     """Whether side index ``s`` has an empty cell of class ``cls`` it may actually play."""
     side = s + 1
     for p in range(st.cells.shape[0]):
-        if st.cells[p] == EMPTY and st.cls[s, p] & 7 == cls:
-            if not V.forbidden_for(st, side, p):
-                return True
+        if (
+            st.cells[p] == EMPTY
+            and st.cls[s, p] & 7 == cls
+            and not V.forbidden_for(st, side, p)
+        ):
+            return True
     return False
 
 
