@@ -79,10 +79,11 @@ class SearchResult:
 
 
 class Engine:
-    """A Gomoku-family engine: PVS with a transposition table, threat extensions and VCF/VCT.
+    """A Gomoku-family engine: PVS with a transposition table, threat-aware pruning and VCF.
 
     ``Engine(rule="renju", size=15, hash_mb=64, threads=1)``; the transposition table persists
-    across searches (call :meth:`new_game` to clear it).
+    across searches (call :meth:`new_game` to clear it). ``features`` switches search features
+    off by name (see ``search.FEATURE_NAMES``), for tests and for measuring their effect.
     """
 
     def __init__(
@@ -94,6 +95,7 @@ class Engine:
         height: int | None = None,
         hash_mb: float = DEFAULT_HASH_MB,
         threads: int = 1,
+        features: dict[str, bool] | None = None,
     ) -> None:
         self.rule_code = rule_code(rule)
         self.width = width or size
@@ -104,6 +106,12 @@ class Engine:
             raise InvalidOption(f"hash_mb must be positive, not {hash_mb}")
         self.threads = int(threads)
         self.hash_mb = hash_mb
+        self.features = np.ones(S.F_COUNT, dtype=np.int8)
+        for name, on in (features or {}).items():
+            if name not in S.FEATURE_NAMES:
+                known = ", ".join(S.FEATURE_NAMES)
+                raise InvalidOption(f"unknown search feature {name!r}: expected one of {known}")
+            self.features[S.FEATURE_NAMES.index(name)] = 1 if on else 0
         self.tables = ST.make_tables(self.rule_code)
         self.tt = S.new_tt(hash_mb)
         self.stop_flag = np.zeros(1, dtype=np.int64)
@@ -260,10 +268,11 @@ class Engine:
         ctx.stats[:] = 0
         ctx.stats[S.S_NODE_LIMIT] = nodes if nodes is not None else (1 << 62)
         ctx.stats[S.S_AGE] = self._age
-        ctx.stats[S.S_VCF_LIMIT] = 2000
-        ctx.stats[S.S_VCF_DEPTH] = 24
+        ctx.stats[S.S_VCF_LIMIT] = 400
+        ctx.stats[S.S_VCF_DEPTH] = 16
         ctx.killers[:] = -1
         ctx.excluded[:] = -1
+        ctx.features[:] = self.features
         ctx.history[:] //= 4
 
     def _helper_loop(self, st, tb, ctx, max_depth: int, index: int) -> None:

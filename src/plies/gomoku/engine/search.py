@@ -68,7 +68,10 @@ F_LMR = 1
 F_LMP = 2
 F_VCF_LEAF = 3
 F_THREAT_FILTER = 4
+F_FUTILITY = 5  # futility and reverse futility pruning
+F_NULL = 6  # null-move pruning
 F_COUNT = 8
+FEATURE_NAMES = ("tt", "lmr", "lmp", "vcf_leaf", "threat_filter", "futility", "null_move")
 
 
 class SearchContext(NamedTuple):
@@ -387,7 +390,6 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             ctx.stats[S_ROOT_SCORE] = WIN - 1
             ctx.stats[S_ROOT_DONE] = 1
         return WIN - ply - 1
-    empties = st.cells.shape[0]  # bound only; the real test is below
     if st.info[I_PLY] >= st.info[0] * st.info[1]:
         return 0
     if ply >= MAX_PLY - 2:
@@ -451,6 +453,38 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                 if tbound == BOUND_UPPER and tscore <= alpha:
                     return tscore
 
+    # the opponent's strongest threat: cells where it would make a flex four, a four-three or
+    # a double three (a quiet position for pruning has none of them)
+    opp_threats = st.counts[o, C_FLEX4] + st.counts[o, C_FOUR_THREE] + st.counts[o, C_THREE2]
+    static_eval = evaluate(st, tb)
+    quiet_node = forced < 0 and ply > 0 and not pv_node and opp_threats == 0
+    if quiet_node and features[F_FUTILITY] and depth <= 4 and abs(beta) < WIN_BOUND:
+        # reverse futility: far above beta with nothing to fear
+        if static_eval - 120 * depth >= beta:
+            return static_eval
+    if (
+        quiet_node
+        and features[F_NULL]
+        and depth >= 4
+        and static_eval >= beta
+        and prev >= 0
+        and abs(beta) < WIN_BOUND
+    ):
+        # null move: in Gomoku an extra stone never hurts its owner (bar overlines and Renju
+        # forbidden points), so if passing already holds beta the best move does too
+        reduction = 3 + depth // 4
+        key0 = st.hashes[st.info[I_PLY]]
+        st.hashes[st.info[I_PLY]] = key0 ^ tb.zobrist[0, 0]
+        st.info[I_SIDE] = 3 - side
+        null_depth = depth - 1 - reduction
+        null_score = -pvs(st, tb, ctx, -beta, -beta + 1, null_depth, ply + 1, np.int64(-1))
+        st.info[I_SIDE] = side
+        st.hashes[st.info[I_PLY]] = key0
+        if ctx.stop[0] != 0:
+            return 0
+        if null_score >= beta:
+            return beta if null_score > WIN_BOUND else null_score
+
     if forced >= 0:
         ctx.moves[ply, 0] = forced
         n = 1
@@ -488,19 +522,19 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         opp = st.cls[o, mv] & 7
         tactical = forced >= 0 or own >= C_THREE or (opp >= C_THREE and opp != C_FORBID)
         new_depth = new_depth_base
-        if own >= C_FOUR and own <= C_FLEX4 and forced < 0:
-            new_depth += 1  # a four forces the reply: extend
-        # move-count pruning near the horizon
-        if (
-            features[F_LMP]
-            and ply > 0
-            and not pv_node
-            and not tactical
-            and depth <= 3
-            and tried >= 3 + 4 * depth * depth
-            and best > -WIN_BOUND
-        ):
-            break
+        if ply > 0 and not pv_node and not tactical and best > -WIN_BOUND and tried > 0:
+            # move-count pruning near the horizon: the ordering has put the moves that matter
+            # first
+            if features[F_LMP] and depth <= 6 and tried >= 2 + depth * (depth + 2) // 2:
+                break
+            # futility: a quiet move cannot lift a hopeless static score to alpha
+            if (
+                features[F_FUTILITY]
+                and depth <= 3
+                and opp_threats == 0
+                and static_eval + 100 + 150 * depth <= alpha
+            ):
+                continue
         make(st, tb, mv)
         if tried == 0:
             score = -pvs(st, tb, ctx, -beta, -alpha, new_depth, ply + 1, mv)
@@ -543,7 +577,6 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                     break
         if ply == 0:
             ctx.stats[S_ROOT_DONE] = tried
-    _ = empties
     if best_move < 0:
         return alpha
     if features[F_TT] and ctx.stop[0] == 0:
