@@ -1,0 +1,171 @@
+"""The PVS search: exact against plain minimax with pruning off, forced moves, determinism."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from plies.gomoku import Board, Move, rules
+from plies.gomoku.engine import search as S
+from plies.gomoku.engine import state as ST
+from plies.gomoku.engine import vcf as V
+from plies.gomoku.engine.api import Engine, win_probability
+
+EXACT_OFF = {name: False for name in S.FEATURE_NAMES}
+
+
+def minimax(st, tb, ctx, depth: int, ply: int) -> int:
+    """Plain negamax over the same moves and terminal rules as ``pvs``, no pruning at all."""
+    s = st.info[ST.I_SIDE] - 1
+    o = 1 - s
+    side = s + 1
+    if st.counts[s, ST.C_FIVE] > 0:
+        return S.WIN - ply - 1
+    if st.info[ST.I_PLY] >= st.info[ST.I_WIDTH] * st.info[ST.I_HEIGHT]:
+        return 0
+    forced = -1
+    if st.counts[o, ST.C_FIVE] > 0:
+        if st.counts[o, ST.C_FIVE] >= 2 and ply > 0:
+            return -(S.WIN - ply - 2)
+        forced = V.first_cell_of_class(st, o, ST.C_FIVE)
+        if V.forbidden_for(st, side, forced) and ply > 0:
+            return -(S.WIN - ply - 2)
+    elif ply > 0 and S.real_threat_exists(st, s, ST.C_FLEX4):
+        return S.WIN - ply - 3
+    if forced < 0 and depth <= 0:
+        return ST.evaluate(st, tb)
+    if forced >= 0:
+        moves = [forced]
+        child_depth = depth
+    else:
+        n = S.generate(st, ctx, ply, -1, False, -1)
+        moves = [int(m) for m in ctx.moves[ply, :n]]
+        child_depth = depth - 1
+    if not moves:
+        return -(S.WIN - ply - 4)
+    best = -S.INF
+    for m in moves:
+        ST.make(st, tb, m)
+        best = max(best, -minimax(st, tb, ctx, child_depth, ply + 1))
+        ST.undo(st, tb)
+    return best
+
+
+def _random_board(rng, size: int, rule: str, stones: int) -> Board:
+    while True:
+        board = Board(size, rule)
+        ok = True
+        for _ in range(stones):
+            moves = board.moves()
+            if not moves or board.is_over:
+                ok = False
+                break
+            board.play(moves[int(rng.integers(len(moves)))])
+        if ok and not board.is_over:
+            return board
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju", "caro"])
+def test_pvs_equals_minimax_with_pruning_off(rule: str) -> None:
+    rng = np.random.default_rng(11)
+    size = 7
+    for trial in range(6):
+        board = _random_board(rng, size, rule, int(rng.integers(4, 12)))
+        depth = 3 if trial < 2 else 2
+        st, tb = ST.state_from_board(board)
+        ctx = S.new_context(st.cells.shape[0], S.new_tt(1), np.zeros(1, dtype=np.int64))
+        ctx.features[:] = 0
+        expected = minimax(st, tb, ctx, depth, 0)
+        got = S.pvs(st, tb, ctx, -S.INF, S.INF, depth, 0, -1)
+        assert got == expected, (rule, trial, board.history)
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "renju"])
+def test_pvs_with_tt_equals_minimax(rule: str) -> None:
+    # the transposition table is exact at a fixed depth (no depth-dependent pruning otherwise)
+    rng = np.random.default_rng(5)
+    for _ in range(4):
+        board = _random_board(rng, 7, rule, int(rng.integers(4, 10)))
+        st, tb = ST.state_from_board(board)
+        ctx = S.new_context(st.cells.shape[0], S.new_tt(1), np.zeros(1, dtype=np.int64))
+        ctx.features[:] = 0
+        expected = minimax(st, tb, ctx, 2, 0)
+        ctx.features[S.F_TT] = 1
+        for d in (1, 2):
+            got = S.pvs(st, tb, ctx, -S.INF, S.INF, d, 0, -1)
+        assert got == expected
+
+
+def test_wins_with_its_own_four_first() -> None:
+    # black has four on row 8 (h..k); white threatens too: black must complete five
+    board = Board.from_moves(["h8", "h9", "i8", "i9", "j8", "j9", "k8", "k9"], 15, "freestyle")
+    result = Engine("freestyle").search(board, depth=1)
+    assert result.move in (Move(6, 7), Move(11, 7))
+    assert result.score == S.WIN - 1
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju", "caro"])
+def test_blocks_the_opponents_four_at_depth_1(rule: str) -> None:
+    # white's four on row 9 (h..k, g9 taken by black): black must play l9
+    moves = ["a1", "h9", "g9", "i9", "o1", "j9", "a15", "k9"]
+    board = Board.from_moves(moves, 15, rule)
+    result = Engine(rule).search(board, depth=1)
+    assert result.move == Move(11, 6)
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "renju"])
+def test_stops_the_open_three_at_depth_1(rule: str) -> None:
+    # white has an open three h9 i9 j9; black has nothing: black must play g9 or k9 (or f9/l9)
+    moves = ["a1", "h9", "o15", "i9", "a15", "j9"]
+    board = Board.from_moves(moves, 15, rule)
+    result = Engine(rule).search(board, depth=1)
+    assert result.move in {Move(6, 6), Move(10, 6), Move(5, 6), Move(11, 6)}
+
+
+def test_makes_the_open_four() -> None:
+    moves = ["h8", "a1", "i8", "a3", "j8", "o15"]
+    board = Board.from_moves(moves, 15, "freestyle")
+    result = Engine("freestyle").search(board, depth=3)
+    assert result.move in {Move(6, 7), Move(10, 7)}
+    assert result.score > S.WIN_BOUND
+
+
+def test_node_limited_search_is_deterministic() -> None:
+    board = Board.from_moves(["h8", "i9", "h10", "g9", "i10", "j11"], 15, "freestyle")
+    engine = Engine("freestyle", hash_mb=4)
+    first = engine.search(board, nodes=20000)
+    engine.new_game()
+    second = engine.search(board, nodes=20000)
+    assert (first.move, first.score, first.nodes) == (second.move, second.score, second.nodes)
+
+
+def test_movetime_is_respected_and_multipv_gives_distinct_lines() -> None:
+    board = Board.from_moves(["h8", "i9", "h10", "g9", "i10", "j11"], 15, "freestyle")
+    engine = Engine("freestyle", hash_mb=4)
+    result = engine.search(board, movetime=0.2, multipv=3)
+    assert result.move is not None
+    assert len({line.move for line in result.lines}) == len(result.lines) >= 2
+    assert 0.0 <= result.win_probability <= 1.0
+
+
+def test_two_threads_find_a_move() -> None:
+    board = Board.from_moves(["h8", "i9", "h10", "g9", "i10", "j11"], 15, "freestyle")
+    result = Engine("freestyle", hash_mb=4, threads=2).search(board, depth=5)
+    assert result.move is not None and board.is_legal(result.move)
+
+
+def test_win_probability_is_monotonic() -> None:
+    assert win_probability(0) == 0.5
+    assert win_probability(200) > win_probability(100) > 0.5
+    assert win_probability(S.WIN - 5) == 1.0
+    assert win_probability(-(S.WIN - 5)) == 0.0
+
+
+def test_vcf_api_returns_a_winning_sequence() -> None:
+    # black: h8 i8 j8 and h9 i10 ... a four-three chance
+    board = Board.from_moves(["h8", "a1", "i8", "a3", "h9", "a5", "h10", "a7"], 15, "freestyle")
+    seq = Engine("freestyle").vcf(board)
+    assert seq is not None
+    replay = board.copy()
+    replay.play_moves(seq)
+    assert replay.winner == rules.BLACK

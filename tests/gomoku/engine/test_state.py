@@ -1,0 +1,87 @@
+"""The engine state: incremental updates equal a from-scratch rebuild; undo restores it all."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from plies.gomoku import Board, rules
+from plies.gomoku.engine import state as ST
+
+SIZES = [(15, 15), (9, 9), (20, 12)]
+
+
+def _assert_same(st: ST.State, tb: ST.Tables) -> None:
+    ref = ST.State(*[a.copy() for a in st])
+    ST.rebuild(ref, tb)
+    for name, got, want in zip(st._fields, st, ref, strict=True):
+        if name in ("moves", "hashes"):
+            continue
+        assert np.array_equal(got, want), name
+    ply = st.info[ST.I_PLY]
+    assert st.hashes[ply] == ref.hashes[ply], "hash"
+
+
+@pytest.mark.parametrize("rule", range(5))
+@settings(max_examples=8, deadline=None)
+@given(seed=hs.integers(0, 2**32 - 1), size_index=hs.integers(0, len(SIZES) - 1))
+def test_incremental_equals_rebuild(rule: int, seed: int, size_index: int) -> None:
+    width, height = SIZES[size_index]
+    rng = np.random.default_rng(seed)
+    st, tb = ST.state_from_board(Board(width=width, height=height, rule=rule))
+    start = [a.copy() for a in st]
+    made = []
+    for i in range(int(rng.integers(10, 70))):
+        empties = np.flatnonzero(st.cells == rules.EMPTY)
+        # keep stones clustered so lines form: pick near the centre most of the time
+        if made and rng.random() < 0.8:
+            around = made[int(rng.integers(len(made)))]
+            near = [p for p in empties if abs(int(p) - around) % st.info[ST.I_STRIDE] <= 2
+                    and abs(int(p) - around) <= 2 * st.info[ST.I_STRIDE] + 2]
+            pos = int(rng.choice(near)) if near else int(rng.choice(empties))
+        else:
+            pos = int(rng.choice(empties))
+        ST.make(st, tb, pos)
+        made.append(pos)
+        if i % 5 == 0:
+            _assert_same(st, tb)
+    _assert_same(st, tb)
+    for pos in reversed(made):
+        assert ST.undo(st, tb) == pos
+    for name, got, want in zip(st._fields, st, start, strict=True):
+        if name in ("moves", "hashes"):
+            continue
+        assert np.array_equal(got, want), name
+
+
+def test_state_from_board_matches_board_cells() -> None:
+    board = Board.from_moves(["h8", "h9", "i8", "g7", "j9"], 15, "renju")
+    st, _ = ST.state_from_board(board)
+    assert np.array_equal(st.cells, board.cells)
+    assert st.info[ST.I_SIDE] == board.to_move
+    assert st.info[ST.I_PLY] == 5
+
+
+def test_threat_classes_of_a_known_position() -> None:
+    # black h8 i8 j8 (open three on row 8): g8 and k8 make an open four for black
+    board = Board.from_moves(["h8", "a1", "i8", "a3", "j8", "a5"], 15, "freestyle")
+    st, _ = ST.state_from_board(board)
+    stride = st.info[ST.I_STRIDE]
+    g8 = int(rules.to_pos(6, 7, stride))
+    k8 = int(rules.to_pos(10, 7, stride))
+    f8 = int(rules.to_pos(5, 7, stride))
+    assert st.cls[0, g8] & 7 == ST.C_FLEX4
+    assert st.cls[0, k8] & 7 == ST.C_FLEX4
+    assert st.cls[0, f8] & 7 == ST.C_FOUR
+    assert st.counts[0, ST.C_FLEX4] == 2
+
+
+def test_renju_forbidden_cells_are_classified() -> None:
+    # black g8 h8 / i9 i10: i8 makes a double three (forbidden), verified by the rules kernel
+    board = Board.from_moves(["g8", "a1", "h8", "a3", "i9", "a5", "i10", "a7"], 15, "renju")
+    st, _ = ST.state_from_board(board)
+    i8 = int(rules.to_pos(8, 7, st.info[ST.I_STRIDE]))
+    assert st.cls[0, i8] & ST.CHECK_FLAG
+    assert rules.is_forbidden(st.cells, st.info[ST.I_STRIDE], i8)

@@ -1,0 +1,80 @@
+"""VCF solver: the quintet Renju problems, replay-verified, and positions without a VCF."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from plies.gomoku import rules
+from plies.gomoku.engine import state as ST
+from plies.gomoku.engine import vcf as V
+
+from .helpers import problem_stones, quintet_problems, verify_vcf
+
+VCF_PROBLEMS = [p for p in quintet_problems() if p["solver"] == "VCFDFS"]
+
+
+def _solve(st, tb, depth=128, nodes=10_000_000):
+    keys, dep = V.new_vcf_tt()
+    seq = np.zeros(600, dtype=np.int64)
+    counter = np.zeros(1, dtype=np.int64)
+    n = V.vcf(st, tb, depth, nodes, keys, dep, seq, np.zeros(1, dtype=np.int64), counter)
+    return [int(p) for p in seq[:n]] if n > 0 else None
+
+
+@pytest.mark.parametrize("problem", VCF_PROBLEMS, ids=[p["name"] for p in VCF_PROBLEMS])
+def test_quintet_vcf_problems_are_solved_and_verified(problem: dict) -> None:
+    black, white, side = problem_stones(problem)
+    st, tb = ST.state_from_stones(15, 15, rules.RENJU, black, white, side)
+    before = st.cells.copy()
+    seq = _solve(st, tb)
+    assert seq is not None, problem["name"]
+    assert np.array_equal(st.cells, before), "the solver must restore the position"
+    verify_vcf(st.cells, 15, 15, rules.RENJU, side, seq)
+
+
+def test_the_145_ply_vcf_is_found_in_full() -> None:
+    problem = next(p for p in VCF_PROBLEMS if p["name"] == "test_vcf_long")
+    black, white, side = problem_stones(problem)
+    st, tb = ST.state_from_stones(15, 15, rules.RENJU, black, white, side)
+    seq = _solve(st, tb)
+    assert seq is not None and len(seq) >= 140
+    verify_vcf(st.cells, 15, 15, rules.RENJU, side, seq)
+
+
+def test_depth_limit_is_respected() -> None:
+    problem = next(p for p in VCF_PROBLEMS if p["name"] == "test_vcf_long")
+    black, white, side = problem_stones(problem)
+    st, tb = ST.state_from_stones(15, 15, rules.RENJU, black, white, side)
+    assert _solve(st, tb, depth=10) is None
+
+
+@pytest.mark.parametrize("rule", [rules.FREESTYLE, rules.STANDARD, rules.CARO])
+def test_no_vcf_in_a_quiet_position(rule: int) -> None:
+    black = [(7, 7), (8, 8)]
+    white = [(7, 8), (9, 9)]
+    st, tb = ST.state_from_stones(15, 15, rule, black, white, 1)
+    assert _solve(st, tb) is None
+
+
+def test_simple_vcf_in_freestyle_and_standard_differ_on_overline() -> None:
+    # black: X X X . X on row 7 plus a stone that makes the completion an overline in standard
+    #   columns 2..6: X X X . X, and column 7 black: filling column 5 makes six (2..7)
+    black = [(2, 7), (3, 7), (4, 7), (6, 7), (7, 7)]
+    white = [(0, 0), (14, 0), (0, 14), (14, 14), (10, 10)]
+    for rule, expect in ((rules.FREESTYLE, True), (rules.STANDARD, False)):
+        st, tb = ST.state_from_stones(15, 15, rule, black, white, 1)
+        seq = _solve(st, tb)
+        assert (seq is not None) == expect, rule
+        if seq:
+            verify_vcf(st.cells, 15, 15, rule, 1, seq)
+
+
+def test_defender_counter_four_is_respected() -> None:
+    # quintet's "counter" problem: the defender's blocks make fours that must be answered
+    problem = next(p for p in VCF_PROBLEMS if p["name"] == "test_vcf_counter")
+    black, white, side = problem_stones(problem)
+    st, tb = ST.state_from_stones(15, 15, rules.RENJU, black, white, side)
+    seq = _solve(st, tb)
+    assert seq is not None
+    verify_vcf(st.cells, 15, 15, rules.RENJU, side, seq)
