@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -41,7 +41,7 @@ def _run_through_centre(line: tuple[int, ...], own: int) -> tuple[int, int]:
     return lo, hi
 
 
-@lru_cache(maxsize=None)
+@cache
 def reference(line: tuple[int, ...], own: int, rule: int) -> int:
     """The pattern of an 11-cell line whose centre holds an own stone, straight from the
     definition in patterns.py, by plain recursion."""
