@@ -1,0 +1,168 @@
+"""The ``plies`` command: one sub-command per verb; each parses, calls the library, prints.
+
+Bad input (any :class:`plies.errors.PliesError`) is handled once, in :func:`main`: one line
+``error: ...`` on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.console import Console
+from rich.text import Text
+
+from plies import __version__
+from plies.errors import PliesError
+from plies.gomoku.board import Board
+from plies.gomoku.records import FORMATS, GameRecord, example_record, load_record
+from plies.gomoku.rules import RULE_NAMES
+
+_STONE_STYLES = {"X": "bold cyan", "O": "bold magenta", "*": "bold red"}
+
+
+def _console() -> Console:
+    # created per call so that it writes to the current sys.stdout (CliRunner swaps it)
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _squares(board: Board, moves) -> str:
+    return " ".join(m.algebraic(board.height) for m in moves)
+
+
+def render_board(board: Board, forbidden: bool = False) -> Text:
+    """The board as rich text: stones coloured, the winning line reversed, ``*`` forbidden."""
+    plain = board.to_text(labels=True, forbidden=forbidden)
+    text = Text()
+    win = {(m.x, m.y) for m in board.winning_line or []}
+    for row, line in enumerate(plain.split("\n")):
+        if row:
+            text.append("\n")
+        y = row - 1
+        for col, ch in enumerate(line):
+            style = _STONE_STYLES.get(ch, "")
+            if 0 <= y < board.height and col >= 3 and (col - 3) % 3 == 1:
+                x = (col - 3) // 3
+                if (x, y) in win:
+                    style = f"{style} reverse".strip()
+            text.append(ch, style=style or None)
+    return text
+
+
+def describe_result(board: Board) -> str:
+    """One line saying how the replayed game stands."""
+    if board.lost_by_forbidden:
+        last = board.last_move
+        assert last is not None
+        return f"white wins: black's move {last.algebraic(board.height)} is forbidden"
+    if board.winner:
+        colour = "black" if board.winner == 1 else "white"
+        line = board.winning_line or []
+        shape = "five" if len(line) == 5 else f"{len(line)} in a row"
+        return f"{colour} wins with {shape}: {_squares(board, line)}"
+    if board.is_full:
+        return "draw: the board is full"
+    colour = "black" if board.to_move == 1 else "white"
+    return f"not finished ({colour} to move)"
+
+
+def print_game(record: GameRecord, board: Board, show_forbidden: bool) -> None:
+    """Print a replayed record: board, rule, players, result, forbidden points."""
+    out = _console()
+    out.print(render_board(board, forbidden=show_forbidden and board.rule == "renju"))
+    out.print(
+        Text(f"rule: {board.rule}   size: {board.width}x{board.height}   moves: {len(board)}")
+    )
+    black, white = record.players
+    if black or white:
+        out.print(Text(f"black: {black or '?'}   white: {white or '?'}"))
+    if record.event:
+        out.print(Text(f"event: {record.event}"))
+    out.print(Text(f"result: {describe_result(board)}"))
+    expected = {1: "black", 2: "white"}.get(board.winner, "draw" if board.is_full else None)
+    if record.result and record.result != expected:
+        out.print(Text(f"the record's result: {record.result}"))
+    if show_forbidden:
+        if board.rule != "renju":
+            out.print(Text(f"forbidden points: none ({board.rule} has no forbidden moves)"))
+        else:
+            points = board.forbidden_points()
+            listed = _squares(board, points) if points else "none"
+            out.print(Text(f"forbidden points for black (*): {listed}"))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="plies")
+def cli() -> None:
+    """Play, solve and review two-player board games at compiled speed."""
+
+
+@cli.command()
+def demo() -> None:
+    """Replay the bundled sample game (Renju, 15x15) and show how it ends."""
+    record = example_record()
+    board = record.to_board(forbidden="loses")
+    out = _console()
+    title = record.properties.get("GN")
+    out.print(Text(f"sample game: {record.source}" + (f" ({title})" if title else "")))
+    print_game(record, board, show_forbidden=board.rule == "renju")
+    comment = record.properties.get("C")
+    if comment:
+        out.print(Text("\n" + " ".join(comment.split())), soft_wrap=False)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option(
+    "--rule",
+    type=click.Choice(RULE_NAMES, case_sensitive=False),
+    help="Replay under this rule instead of the record's (default freestyle).",
+)
+@click.option("--size", metavar="N|WxH", help="Board size, replacing the record's.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS, case_sensitive=False),
+    help="Record format (default: from the extension, else the content).",
+)
+@click.option("--forbidden", is_flag=True, help="Mark black's forbidden points (Renju).")
+def show(file: str, rule: str | None, size: str | None, fmt: str | None, forbidden: bool) -> None:
+    """Print the final position and result of a game record (.psq, .sgf or a move list)."""
+    record = load_record(file, fmt, rule=rule, size=size)
+    board = record.to_board(forbidden="loses")
+    print_game(record, board, show_forbidden=forbidden)
+
+
+@cli.command()
+def warmup() -> None:
+    """Compile (or load from the numba cache) every kernel."""
+    from plies.warmup import run_warmups
+
+    out = _console()
+    total = 0.0
+    for entry, seconds in run_warmups():
+        total += seconds
+        out.print(Text(f"{entry:<40} {seconds:7.2f} s"))
+    out.print(Text(f"total compile time: {total:.2f} s"))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``plies`` console script."""
+    try:
+        rv = cli.main(args=argv, prog_name="plies", standalone_mode=False)
+    except PliesError as exc:
+        message = " ".join(str(exc).split())
+        click.echo(f"error: {message}", err=True)
+        sys.exit(2)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("Aborted!", err=True)
+        sys.exit(1)
+    if isinstance(rv, int) and rv:
+        sys.exit(rv)
+
+
+if __name__ == "__main__":
+    main()
