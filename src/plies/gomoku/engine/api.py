@@ -23,6 +23,7 @@ from plies.gomoku.engine import params
 from plies.gomoku.engine import search as S
 from plies.gomoku.engine import state as ST
 from plies.gomoku.engine import vcf as V
+from plies.gomoku.engine import vct as VT
 from plies.gomoku.notation import Move
 from plies.gomoku.rules import PAD
 
@@ -188,6 +189,47 @@ class Engine:
         if n <= 0:
             return None
         return [self._to_move(p) for p in seq[:n]]
+
+    def vct(
+        self,
+        board: Board,
+        max_depth: int = 12,
+        max_nodes: int = 5_000_000,
+        movetime: float | None = None,
+    ) -> list[Move] | None:
+        """A victory by continuous threats (fours and threes) for the side to move, or None.
+
+        Iterative deepening over the number of attacker moves up to ``max_depth``, within
+        ``max_nodes`` nodes and ``movetime`` seconds. The line returned alternates attacker
+        and defender moves, the defender's longest resistance, ending with the five (or with a
+        four the defender may not block).
+        """
+        self._check_board(board)
+        st, tb = ST.state_from_board(board, self.tables)
+        stop = np.zeros(1, dtype=np.int64)
+        watchdog = None
+        if movetime is not None:
+            watchdog = _Watchdog(stop, time.perf_counter() + movetime)
+            watchdog.start()
+        try:
+            keys = np.zeros(1 << 18, dtype=np.uint64)
+            depths = np.full(1 << 18, -1, dtype=np.int16)
+            vkeys, vdepth = V.new_vcf_tt()
+            vseq = np.zeros(2 * V.MAX_VCF_DEPTH + 4, dtype=np.int64)
+            line = np.zeros(512, dtype=np.int64)
+            ctl = np.zeros(4, dtype=np.int64)
+            ctl[VT.K_NODE_LIMIT] = max_nodes
+            for depth in range(1, max_depth + 1):
+                won = VT.vct_search(st, tb, depth, 0, 0, ctl, keys, depths, line, vkeys,
+                                    vdepth, vseq, stop)
+                if won:
+                    return [self._to_move(p) for p in line[: ctl[VT.K_SEQ_LEN]]]
+                if stop[0] != 0 or ctl[VT.K_NODES] >= max_nodes:
+                    break
+            return None
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
 
     # --- search -----------------------------------------------------------------------------
     def search(
