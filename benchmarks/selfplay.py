@@ -18,10 +18,32 @@ from plies.gomoku import Board
 from plies.gomoku.engine.api import Engine
 
 OPENINGS = [
-    "h8 h9 h10", "h8 h9 i10", "h8 h9 j10", "h8 h9 i9", "h8 h9 j9", "h8 h9 i8", "h8 h9 j8",
-    "h8 h9 h7", "h8 h9 i7", "h8 h9 j7", "h8 h9 h6", "h8 h9 i6", "h8 h9 j6", "h8 i9 j10",
-    "h8 i9 j9", "h8 i9 j8", "h8 i9 j7", "h8 i9 j6", "h8 i9 i8", "h8 i9 i7", "h8 i9 i6",
-    "h8 i9 h7", "h8 i9 h6", "h8 i9 g7", "h8 i9 g6", "h8 i9 f6",
+    "h8 h9 h10",
+    "h8 h9 i10",
+    "h8 h9 j10",
+    "h8 h9 i9",
+    "h8 h9 j9",
+    "h8 h9 i8",
+    "h8 h9 j8",
+    "h8 h9 h7",
+    "h8 h9 i7",
+    "h8 h9 j7",
+    "h8 h9 h6",
+    "h8 h9 i6",
+    "h8 h9 j6",
+    "h8 i9 j10",
+    "h8 i9 j9",
+    "h8 i9 j8",
+    "h8 i9 j7",
+    "h8 i9 j6",
+    "h8 i9 i8",
+    "h8 i9 i7",
+    "h8 i9 i6",
+    "h8 i9 h7",
+    "h8 i9 h6",
+    "h8 i9 g7",
+    "h8 i9 g6",
+    "h8 i9 f6",
 ]
 
 
@@ -37,8 +59,16 @@ def elo(score: float, games: int) -> tuple[float, float]:
     return diff, (-400 * math.log10(1 / hi - 1) + 400 * math.log10(1 / lo - 1)) / 2
 
 
-def play(a: Engine, b: Engine, opening: list[str], a_black: bool, rule: str, size: int,
-         movetime: float | None, nodes: int | None) -> float:
+def play(
+    a: Engine,
+    b: Engine,
+    opening: list[str],
+    a_black: bool,
+    rule: str,
+    size: int,
+    movetime: float | None,
+    nodes: int | None,
+) -> float:
     """One game; returns A's score (1, 0.5, 0)."""
     board = Board.from_moves(opening, size, rule, forbidden="loses")
     a.new_game()
@@ -74,20 +104,28 @@ def main() -> None:
     start = time.time()
     for opening in OPENINGS[: args.openings]:
         for a_black in (True, False):
-            s = play(a, b, opening.split(), a_black, args.rule, args.size, args.movetime,
-                     args.nodes)
+            s = play(
+                a, b, opening.split(), a_black, args.rule, args.size, args.movetime, args.nodes
+            )
             total += s
             games += 1
             wins += s == 1.0
             draws += s == 0.5
             losses += s == 0.0
             d, err = elo(total / games, games)
-            print(f"\r{games} games  A: +{wins} ={draws} -{losses}  elo {d:+.0f} +- {err:.0f}  "
-                  f"({time.time() - start:.0f}s)", end="", file=sys.stderr, flush=True)
+            print(
+                f"\r{games} games  A: +{wins} ={draws} -{losses}  elo {d:+.0f} +- {err:.0f}  "
+                f"({time.time() - start:.0f}s)",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
     d, err = elo(total / games, games)
-    print(f"\nA vs B, {args.rule} {args.size}x{args.size}, movetime={args.movetime} "
-          f"nodes={args.nodes}: {games} games +{wins} ={draws} -{losses}, "
-          f"elo {d:+.0f} +- {err:.0f}")
+    print(
+        f"\nA vs B, {args.rule} {args.size}x{args.size}, movetime={args.movetime} "
+        f"nodes={args.nodes}: {games} games +{wins} ={draws} -{losses}, "
+        f"elo {d:+.0f} +- {err:.0f}"
+    )
 
 
 if __name__ == "__main__":

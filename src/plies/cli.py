@@ -146,6 +146,167 @@ def warmup() -> None:
     out.print(Text(f"total compile time: {total:.2f} s"))
 
 
+def _size_option(size: str | None) -> tuple[int, int]:
+    from plies.gomoku.records import parse_size
+
+    return parse_size(size) if size else (15, 15)
+
+
+@cli.command()
+@click.option(
+    "--rule",
+    type=click.Choice(RULE_NAMES, case_sensitive=False),
+    default="freestyle",
+    show_default=True,
+    help="The rule.",
+)
+@click.option("--size", metavar="N|WxH", help="Board size (default 15).")
+@click.option(
+    "--engine",
+    "engine_side",
+    type=click.Choice(["white", "black", "both", "none"]),
+    default="white",
+    show_default=True,
+    help="Which colour(s) the engine plays.",
+)
+@click.option(
+    "--movetime", type=float, default=1.0, show_default=True, help="Engine seconds per move."
+)
+@click.option("--depth", type=int, help="Engine depth per move (instead of --movetime).")
+@click.option("--threads", type=int, default=1, show_default=True, help="Search threads.")
+@click.option(
+    "--hash",
+    "hash_mb",
+    type=float,
+    default=64,
+    show_default=True,
+    help="Transposition table size in MB.",
+)
+@click.option("--moves", default="", help="Opening moves to start from, e.g. 'h8 h9 i10'.")
+@click.option("--save", type=click.Path(dir_okay=False), help="Save the game (.psq, .sgf, .txt).")
+def play(
+    rule: str,
+    size: str | None,
+    engine_side: str,
+    movetime: float,
+    depth: int | None,
+    threads: int,
+    hash_mb: float,
+    moves: str,
+    save: str | None,
+) -> None:
+    """Play a game in the terminal: you against the engine, or engine against engine."""
+    from plies.gomoku.engine import Engine
+    from plies.gomoku.notation import parse_moves
+    from plies.gomoku.play import HELP, PlayLimits, play_game
+    from plies.gomoku.records import GameRecord, save_record
+
+    width, height = _size_option(size)
+    board = Board(width=width, height=height, rule=rule)
+    board.play_moves(parse_moves(moves, width, height) if moves.strip() else [])
+    engine = Engine(rule, width=width, height=height, hash_mb=hash_mb, threads=threads)
+    colors = {"white": {2}, "black": {1}, "both": {1, 2}, "none": set()}[engine_side]
+    out = _console()
+    if colors != {1, 2}:
+        out.print(Text(HELP))
+    limits = PlayLimits(movetime=None if depth else movetime, depth=depth)
+    final = play_game(
+        board,
+        engine,
+        colors,
+        limits,
+        ask=input,
+        say=lambda line: out.print(Text(line)),
+        show=lambda b: out.print(render_board(b, forbidden=b.rule == "renju")),
+    )
+    out.print(Text(f"result: {describe_result(final)}"))
+    if save:
+        save_record(GameRecord.from_board(final), save)
+        out.print(Text(f"saved {save}"))
+
+
+@cli.command()
+@click.argument("game", type=click.Choice(["gomoku"]))
+@click.option("--depth", type=int, default=None, help="Depth per position (default 8).")
+@click.option("--nodes", type=int, default=None, help="Nodes per position instead of a depth.")
+def bench(game: str, depth: int | None, nodes: int | None) -> None:
+    """Search a fixed position set: total nodes, nodes per second and a signature."""
+    from plies.gomoku.engine.bench import DEFAULT_DEPTH, run_bench
+
+    out = _console()
+
+    def progress(line) -> None:
+        r = line.result
+        out.print(
+            Text(
+                f"{line.rule:<10} {line.size}x{line.size} after {line.moves:>2} moves: "
+                f"{r.move.algebraic(line.size) if r.move else '-':<4} {r.score_text:>12} "
+                f"depth {r.depth:>2}  {r.nodes:>10} nodes  {r.nps:>8} nodes/s"
+            )
+        )
+
+    report = run_bench(
+        depth=depth or (None if nodes else DEFAULT_DEPTH), nodes=nodes, progress=progress
+    )
+    out.print(Text(f"{report.nodes} nodes"))
+    out.print(Text(f"{report.nps} nodes/s"))
+    out.print(Text(f"signature {report.signature}"))
+
+
+@cli.command()
+@click.argument("game", type=click.Choice(["gomoku"]))
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option("--moves", default=None, help="The position as a move list instead of a FILE.")
+@click.option("--rule", type=click.Choice(RULE_NAMES, case_sensitive=False), help="The rule.")
+@click.option("--size", metavar="N|WxH", help="Board size.")
+@click.option("--vct", "use_vct", is_flag=True, help="Search threes too (VCT), not only fours.")
+@click.option("--depth", type=int, default=None, help="Most attacker moves (VCF 64, VCT 12).")
+@click.option("--movetime", type=float, default=10.0, show_default=True, help="Seconds (VCT).")
+def solve(
+    game: str,
+    file: str | None,
+    moves: str | None,
+    rule: str | None,
+    size: str | None,
+    use_vct: bool,
+    depth: int | None,
+    movetime: float,
+) -> None:
+    """Find a forced win (VCF, or VCT with --vct) for the side to move in a Gomoku position."""
+    from plies.errors import InvalidOption
+    from plies.gomoku.engine import Engine
+    from plies.gomoku.notation import parse_moves
+    from plies.gomoku.records import GameRecord, load_record
+
+    if file:
+        record = load_record(file, rule=rule, size=size)
+    elif moves is not None:
+        width, height = _size_option(size)
+        record = GameRecord(
+            width=width,
+            height=height,
+            rule=rule or "freestyle",
+            moves=parse_moves(moves, width, height),
+        )
+    else:
+        raise InvalidOption("give a FILE or --moves")
+    board = record.to_board(rule=rule)
+    engine = Engine(board.rule, width=board.width, height=board.height, hash_mb=1)
+    if use_vct:
+        line = engine.vct(board, max_depth=depth or 12, movetime=movetime)
+    else:
+        line = engine.vcf(board, max_depth=depth or 64)
+    out = _console()
+    who = "black" if board.to_move == 1 else "white"
+    kind = "VCT" if use_vct else "VCF"
+    if line is None:
+        out.print(Text(f"no {kind} found for {who}"))
+        return
+    out.print(
+        Text(f"{who} wins by {kind} in {(len(line) + 1) // 2} moves: {_squares(board, line)}")
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``plies`` console script."""
     try:

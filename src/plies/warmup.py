@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 
 WARMUPS: list[str] = [
     "plies.gomoku.rules:warmup",
+    "plies.gomoku.engine.api:warmup",
 ]
 
 

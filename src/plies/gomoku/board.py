@@ -25,9 +25,7 @@ def rule_code(rule: str | int) -> int:
         return rule
     code = rules.RULE_CODES.get(str(rule).lower())
     if code is None:
-        raise InvalidOption(
-            f"unknown rule {rule!r}: expected one of {', '.join(rules.RULE_NAMES)}"
-        )
+        raise InvalidOption(f"unknown rule {rule!r}: expected one of {', '.join(rules.RULE_NAMES)}")
     return code
 
 

@@ -105,7 +105,7 @@ def count_run(cells, pos: int, d: int, color: int) -> int:
 
 @njit(cache=True, nogil=True)
 def five_in_direction(cells, pos: int, d: int, color: int, rule: int) -> bool:
-    """Whether the stone of ``color`` at ``pos`` completes a winning line along ``d`` under ``rule``.
+    """Whether the ``color`` stone at ``pos`` completes a winning line along ``d`` (``rule``).
 
     The stone must already be on ``pos``.
     """
@@ -320,7 +320,8 @@ def is_forbidden(cells, stride: int, pos: int) -> bool:
 
 @njit(cache=True, nogil=True)
 def forbidden_points(cells, width: int, height: int, out) -> int:
-    """Write the padded indices of all forbidden points (black, Renju) into ``out``; return the count."""
+    """Write the padded indices of all forbidden points (black, Renju) into ``out``; return
+    the count."""
     stride = width + 2 * PAD
     n = 0
     for y in range(height):
@@ -380,7 +381,9 @@ def winning_line(cells, stride: int, pos: int, color: int, rule: int, out) -> in
 
 
 @njit(cache=True, nogil=True)
-def legal_moves(cells, width: int, height: int, color: int, rule: int, forbid_illegal: bool, out) -> int:
+def legal_moves(
+    cells, width: int, height: int, color: int, rule: int, forbid_illegal: bool, out
+) -> int:
     """Write the padded indices of the legal moves for ``color`` into ``out``; return the count."""
     stride = width + 2 * PAD
     n = 0

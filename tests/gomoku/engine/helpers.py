@@ -62,9 +62,13 @@ def verify_vcf(cells, width: int, height: int, rule: int, attacker: int, seq: li
             assert fives, f"move {i} is not a four"
             if i == len(seq) - 1:
                 blockable = [
-                    q for q in fives
-                    if not (rule == rules.RENJU and defender == rules.BLACK
-                            and rules.is_forbidden(cells, stride, q))
+                    q
+                    for q in fives
+                    if not (
+                        rule == rules.RENJU
+                        and defender == rules.BLACK
+                        and rules.is_forbidden(cells, stride, q)
+                    )
                 ]
                 assert len(fives) >= 2 or not blockable, "the last four can be blocked"
                 return

@@ -38,8 +38,12 @@ def test_incremental_equals_rebuild(rule: int, seed: int, size_index: int) -> No
         # keep stones clustered so lines form: pick near the centre most of the time
         if made and rng.random() < 0.8:
             around = made[int(rng.integers(len(made)))]
-            near = [p for p in empties if abs(int(p) - around) % st.info[ST.I_STRIDE] <= 2
-                    and abs(int(p) - around) <= 2 * st.info[ST.I_STRIDE] + 2]
+            near = [
+                p
+                for p in empties
+                if abs(int(p) - around) % st.info[ST.I_STRIDE] <= 2
+                and abs(int(p) - around) <= 2 * st.info[ST.I_STRIDE] + 2
+            ]
             pos = int(rng.choice(near)) if near else int(rng.choice(empties))
         else:
             pos = int(rng.choice(empties))

@@ -220,8 +220,9 @@ class Engine:
             ctl = np.zeros(4, dtype=np.int64)
             ctl[VT.K_NODE_LIMIT] = max_nodes
             for depth in range(1, max_depth + 1):
-                won = VT.vct_search(st, tb, depth, 0, 0, ctl, keys, depths, line, vkeys,
-                                    vdepth, vseq, stop)
+                won = VT.vct_search(
+                    st, tb, depth, 0, 0, ctl, keys, depths, line, vkeys, vdepth, vseq, stop
+                )
                 if won:
                     return [self._to_move(p) for p in line[: ctl[VT.K_SEQ_LEN]]]
                 if stop[0] != 0 or ctl[VT.K_NODES] >= max_nodes:
@@ -423,3 +424,12 @@ class _Watchdog(threading.Thread):
 
     def cancel(self) -> None:
         self._cancel.set()
+
+
+def warmup() -> None:
+    """Compile (or load from the numba cache) the engine's kernels: search, VCF and VCT."""
+    engine = Engine("renju", 15, hash_mb=1)
+    board = Board.from_moves(["h8", "h9", "i8", "i9", "j7"], 15, "renju")
+    engine.search(board, depth=3)
+    engine.vcf(board)
+    engine.vct(board, max_depth=2, max_nodes=2000)

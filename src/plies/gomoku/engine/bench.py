@@ -55,8 +55,9 @@ def bench_positions() -> list[tuple[str, int, list[str]]]:
     return out
 
 
-def run_bench(depth: int | None = DEFAULT_DEPTH, nodes: int | None = None, hash_mb: float = 16,
-              progress=None) -> BenchReport:
+def run_bench(
+    depth: int | None = DEFAULT_DEPTH, nodes: int | None = None, hash_mb: float = 16, progress=None
+) -> BenchReport:
     """Search every bench position; ``progress(line)`` is called after each one."""
     engines: dict[tuple[str, int], Engine] = {}
     lines = []

@@ -251,6 +251,22 @@ def encode_line(cells: str) -> int:
 
 
 __all__ = [
-    "B1", "B2", "B3", "B4", "CARO", "CARO5", "DEAD", "F1", "F2", "F3", "F4", "F5", "FORBID",
-    "PATTERN_NAMES", "build_table", "encode_line", "key_slot", "pattern_table",
+    "B1",
+    "B2",
+    "B3",
+    "B4",
+    "CARO",
+    "CARO5",
+    "DEAD",
+    "F1",
+    "F2",
+    "F3",
+    "F4",
+    "F5",
+    "FORBID",
+    "PATTERN_NAMES",
+    "build_table",
+    "encode_line",
+    "key_slot",
+    "pattern_table",
 ]

@@ -273,11 +273,7 @@ def real_threat_exists(st, s: int, cls: int) -> bool:
     """Whether side index ``s`` has an empty cell of class ``cls`` it may actually play."""
     side = s + 1
     for p in range(st.cells.shape[0]):
-        if (
-            st.cells[p] == EMPTY
-            and st.cls[s, p] & 7 == cls
-            and not V.forbidden_for(st, side, p)
-        ):
+        if st.cells[p] == EMPTY and st.cls[s, p] & 7 == cls and not V.forbidden_for(st, side, p):
             return True
     return False
 
@@ -590,6 +586,16 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
 
 
 __all__ = [
-    "BOUND_EXACT", "INF", "MAX_PLY", "SearchContext", "WIN", "WIN_BOUND", "generate",
-    "new_context", "new_tt", "pvs", "tt_probe", "tt_store",
+    "BOUND_EXACT",
+    "INF",
+    "MAX_PLY",
+    "SearchContext",
+    "WIN",
+    "WIN_BOUND",
+    "generate",
+    "new_context",
+    "new_tt",
+    "pvs",
+    "tt_probe",
+    "tt_store",
 ]

@@ -168,8 +168,21 @@ def _defences(st, tb, dfn: int, threat, tlen: int, out, marks) -> int:
 
 
 @njit(cache=True, nogil=True)
-def vct_search(st, tb, depth: int, ply: int, defender_node: int, ctl, tt_keys, tt_depth, line,
-               vcf_keys, vcf_depth, vcf_seq, stop) -> bool:
+def vct_search(
+    st,
+    tb,
+    depth: int,
+    ply: int,
+    defender_node: int,
+    ctl,
+    tt_keys,
+    tt_depth,
+    line,
+    vcf_keys,
+    vcf_depth,
+    vcf_seq,
+    stop,
+) -> bool:
     """Whether the attacker wins within ``depth`` more attacker moves.
 
     At an attacker node (``defender_node`` 0) the side to move is the attacker; at a
@@ -190,8 +203,9 @@ def vct_search(st, tb, depth: int, ply: int, defender_node: int, ctl, tt_keys, t
             line[ply] = V.first_cell_of_class(st, a, C_FIVE)
             ctl[K_SEQ_LEN] = ply + 1
             return True
-        n = V.vcf(st, tb, V.MAX_VCF_DEPTH, ctl[K_VCF_BUDGET], vcf_keys, vcf_depth, vcf_seq, stop,
-                  counter)
+        n = V.vcf(
+            st, tb, V.MAX_VCF_DEPTH, ctl[K_VCF_BUDGET], vcf_keys, vcf_depth, vcf_seq, stop, counter
+        )
         ctl[K_VCF_NODES] += counter[0]
         if n > 0:
             for i in range(n):
@@ -220,8 +234,21 @@ def vct_search(st, tb, depth: int, ply: int, defender_node: int, ctl, tt_keys, t
             m = moves[i]
             make(st, tb, m)
             line[ply] = m
-            won = vct_search(st, tb, depth - 1, ply + 1, np.int64(1), ctl, tt_keys, tt_depth, line,
-                             vcf_keys, vcf_depth, vcf_seq, stop)
+            won = vct_search(
+                st,
+                tb,
+                depth - 1,
+                ply + 1,
+                np.int64(1),
+                ctl,
+                tt_keys,
+                tt_depth,
+                line,
+                vcf_keys,
+                vcf_depth,
+                vcf_seq,
+                stop,
+            )
             undo(st, tb)
             if won:
                 return True
@@ -251,21 +278,36 @@ def vct_search(st, tb, depth: int, ply: int, defender_node: int, ctl, tt_keys, t
             return True
         make(st, tb, b)
         line[ply] = b
-        won = vct_search(st, tb, depth, ply + 1, np.int64(0), ctl, tt_keys, tt_depth, line, vcf_keys,
-                         vcf_depth, vcf_seq, stop)
+        won = vct_search(
+            st,
+            tb,
+            depth,
+            ply + 1,
+            np.int64(0),
+            ctl,
+            tt_keys,
+            tt_depth,
+            line,
+            vcf_keys,
+            vcf_depth,
+            vcf_seq,
+            stop,
+        )
         undo(st, tb)
         return won
     # what does the attacker threaten? its VCF if the defender passed
     threat = np.empty(2 * V.MAX_VCF_DEPTH + 4, dtype=np.int64)
     _null_flip(st, tb)
-    tlen = V.vcf(st, tb, ctl[K_THREAT_DEPTH], ctl[K_VCF_BUDGET], vcf_keys, vcf_depth, threat,
-                 stop, counter)
+    tlen = V.vcf(
+        st, tb, ctl[K_THREAT_DEPTH], ctl[K_VCF_BUDGET], vcf_keys, vcf_depth, threat, stop, counter
+    )
     _null_flip(st, tb)
     ctl[K_VCF_NODES] += counter[0]
     if tlen <= 0:
         return False  # no threat: the defender has a free move
-    n = V.vcf(st, tb, V.MAX_VCF_DEPTH, ctl[K_VCF_BUDGET], vcf_keys, vcf_depth, vcf_seq, stop,
-              counter)
+    n = V.vcf(
+        st, tb, V.MAX_VCF_DEPTH, ctl[K_VCF_BUDGET], vcf_keys, vcf_depth, vcf_seq, stop, counter
+    )
     ctl[K_VCF_NODES] += counter[0]
     if n > 0:
         return False  # the defender wins first
@@ -281,8 +323,21 @@ def vct_search(st, tb, depth: int, ply: int, defender_node: int, ctl, tt_keys, t
         m = defences[i]
         make(st, tb, m)
         line[ply] = m
-        won = vct_search(st, tb, depth, ply + 1, np.int64(0), ctl, tt_keys, tt_depth, line, vcf_keys,
-                         vcf_depth, vcf_seq, stop)
+        won = vct_search(
+            st,
+            tb,
+            depth,
+            ply + 1,
+            np.int64(0),
+            ctl,
+            tt_keys,
+            tt_depth,
+            line,
+            vcf_keys,
+            vcf_depth,
+            vcf_seq,
+            stop,
+        )
         undo(st, tb)
         if not won:
             return False
