@@ -379,6 +379,7 @@ class Engine:
             # stopped before the first iteration finished: take the first ordered move
             n = S.generate(st, ctx, 0, -1, False, -1)
             if n > 0:
+                S.pick_next(ctx, 0, 0, n)
                 m = self._to_move(ctx.moves[0, 0])
                 result.move = m
                 result.pv = [m]

@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from plies.gomoku import rules
 from plies.gomoku.engine import vcf as V
 from plies.gomoku.engine.state import (
     C_FIVE,
@@ -30,6 +31,7 @@ from plies.gomoku.engine.state import (
     C_FOUR_THREE,
     C_THREE,
     C_THREE2,
+    CHECK_FLAG,
     I_PLY,
     I_SIDE,
     MAX_CELLS,
@@ -37,7 +39,7 @@ from plies.gomoku.engine.state import (
     make,
     undo,
 )
-from plies.gomoku.rules import EMPTY
+from plies.gomoku.rules import BLACK, EMPTY, RENJU
 
 WIN = 30000
 WIN_BOUND = WIN - 1000  # scores beyond this are wins (mate in so many plies)
@@ -236,36 +238,10 @@ def tt_store(ctx, key: np.uint64, move: int, score: int, depth: int, bound: int)
 # --- move generation --------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
-def _class_score(c: int) -> int:
-    """Ordering weight of an own threat class."""
-    if c == C_FLEX4:
-        return 60000
-    if c == C_FOUR_THREE:
-        return 40000
-    if c == C_THREE2:
-        return 16000
-    if c == C_FOUR:
-        return 6000
-    if c == C_THREE:
-        return 3000
-    return 0
-
-
-@njit(cache=True, nogil=True)
-def _block_score(c: int) -> int:
-    """Ordering weight of blocking an opponent threat class at a cell."""
-    if c == C_FLEX4:
-        return 20000
-    if c == C_FOUR_THREE:
-        return 14000
-    if c == C_THREE2:
-        return 9000
-    if c == C_FOUR:
-        return 1500
-    if c == C_THREE:
-        return 1200
-    return 0
+# move-ordering weights by threat class (none, three, double three, four, four-three, flex four,
+# five, forbidden): making the threat ourselves, and taking the cell from the opponent
+OWN_CLASS_SCORE = np.array([0, 3000, 16000, 6000, 40000, 60000, 0, 0], dtype=np.int64)
+BLOCK_CLASS_SCORE = np.array([0, 1200, 9000, 1500, 14000, 20000, 0, 0], dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -280,7 +256,8 @@ def real_threat_exists(st, s: int, cls: int) -> bool:
 
 @njit(cache=True, nogil=True)
 def generate(st, ctx, ply: int, tt_move: int, defend: bool, prev: int) -> int:
-    """Fill ``ctx.moves[ply]`` with scored candidate moves (sorted, best first); return count.
+    """Fill ``ctx.moves[ply]`` and ``ctx.scores[ply]`` with the candidate moves and their
+    ordering scores (unsorted: see :func:`pick_next`); return the count.
 
     Candidates are the empty cells within two cells of a stone (the centre on an empty board).
     With ``defend`` (the opponent has an open three), only our fours and the cells where the
@@ -301,19 +278,30 @@ def generate(st, ctx, ply: int, tt_move: int, defend: bool, prev: int) -> int:
     k0 = ctx.killers[ply, 0]
     k1 = ctx.killers[ply, 1]
     cm = ctx.counter[s, prev] if prev >= 0 else -1
+    renju_black = side == BLACK and st.info[3] == RENJU
+    cells = st.cells
+    near = st.near
+    cls_s = st.cls[s]
+    cls_o = st.cls[o]
+    val_s = st.val[s]
+    val_o = st.val[o]
+    hist = ctx.history[s]
+    stride = st.info[2]
     for p in range(ncells):
-        if st.cells[p] != EMPTY or st.near[p] == 0:
+        if near[p] == 0 or cells[p] != EMPTY:
             continue
-        own = st.cls[s, p] & 7
-        opp = st.cls[o, p] & 7
-        if own == C_FORBID or (own != C_FIVE and V.forbidden_for(st, side, p)):
-            continue
+        own_raw = cls_s[p]
+        own = own_raw & 7
+        opp = cls_o[p] & 7
+        if renju_black:
+            if own == C_FORBID:
+                continue
+            if own_raw & CHECK_FLAG and rules.is_forbidden(cells, stride, p):
+                continue
         if defend and own < C_FOUR and (opp < C_FOUR or opp == C_FORBID):
             continue
-        score = st.val[s, p] + st.val[o, p] + _class_score(own)
-        if opp != C_FORBID:
-            score += _block_score(opp)
-        score += ctx.history[s, p] >> 6
+        score = val_s[p] + val_o[p] + OWN_CLASS_SCORE[own] + BLOCK_CLASS_SCORE[opp]
+        score += hist[p] >> 6
         if p == tt_move:
             score += 1 << 24
         elif p == k0:
@@ -322,15 +310,29 @@ def generate(st, ctx, ply: int, tt_move: int, defend: bool, prev: int) -> int:
             score += 2000
         elif p == cm:
             score += 1500
-        i = n
-        while i > 0 and sc[i - 1] < score:
-            sc[i] = sc[i - 1]
-            mv[i] = mv[i - 1]
-            i -= 1
-        sc[i] = score
-        mv[i] = p
+        sc[n] = score
+        mv[n] = p
         n += 1
     return n
+
+
+@njit(cache=True, nogil=True)
+def pick_next(ctx, ply: int, i: int, n: int) -> None:
+    """Move the best-scored of moves ``i..n-1`` to position ``i`` (lazy selection sort: most
+    nodes cut off after a move or two, so sorting everything would be wasted)."""
+    mv = ctx.moves[ply]
+    sc = ctx.scores[ply]
+    best = i
+    for j in range(i + 1, n):
+        if sc[j] > sc[best]:
+            best = j
+    if best != i:
+        t = sc[i]
+        sc[i] = sc[best]
+        sc[best] = t
+        t = mv[i]
+        mv[i] = mv[best]
+        mv[best] = t
 
 
 @njit(cache=True, nogil=True)
@@ -501,6 +503,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
     tried = 0
     excluded = ctx.excluded
     for i in range(n):
+        pick_next(ctx, ply, i, n)
         # every argument of the recursive call must keep the entry types exactly (int64):
         # a cast in a recursive call crashes numba's cache (numba issue 6713)
         mv = np.int64(ctx.moves[ply, i])
