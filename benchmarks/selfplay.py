@@ -84,6 +84,15 @@ def play(
     return 1.0 if board.winner == a_color else 0.0
 
 
+def parse_params(items: list[str]) -> dict:
+    """``NAME=VALUE`` items (a value with commas is a list) into a parameter dict."""
+    out = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        out[name] = [int(v) for v in value.split(",")] if "," in value else int(value)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rule", default="freestyle")
@@ -93,11 +102,25 @@ def main() -> None:
     ap.add_argument("--openings", type=int, default=26)
     ap.add_argument("--a-off", nargs="*", default=[], help="features off in engine A")
     ap.add_argument("--b-off", nargs="*", default=[], help="features off in engine B")
+    ap.add_argument("--a-param", nargs="*", default=[], help="NAME=VALUE for engine A")
+    ap.add_argument("--b-param", nargs="*", default=[], help="NAME=VALUE for engine B")
     args = ap.parse_args()
     if args.movetime is None and args.nodes is None:
         args.movetime = 0.1
-    a = Engine(args.rule, args.size, hash_mb=16, features={f: False for f in args.a_off})
-    b = Engine(args.rule, args.size, hash_mb=16, features={f: False for f in args.b_off})
+    a = Engine(
+        args.rule,
+        args.size,
+        hash_mb=16,
+        features={f: False for f in args.a_off},
+        params=parse_params(args.a_param),
+    )
+    b = Engine(
+        args.rule,
+        args.size,
+        hash_mb=16,
+        features={f: False for f in args.b_off},
+        params=parse_params(args.b_param),
+    )
     total = 0.0
     games = 0
     wins = draws = losses = 0

@@ -84,7 +84,8 @@ class Engine:
 
     ``Engine(rule="renju", size=15, hash_mb=64, threads=1)``; the transposition table persists
     across searches (call :meth:`new_game` to clear it). ``features`` switches search features
-    off by name (see ``search.FEATURE_NAMES``), for tests and for measuring their effect.
+    off by name (see ``search.FEATURE_NAMES``), for tests and for measuring their effect;
+    ``params`` overrides evaluation parameters of :mod:`plies.gomoku.engine.params` (tuning).
     """
 
     def __init__(
@@ -97,6 +98,7 @@ class Engine:
         hash_mb: float = DEFAULT_HASH_MB,
         threads: int = 1,
         features: dict[str, bool] | None = None,
+        params: dict | None = None,
     ) -> None:
         self.rule_code = rule_code(rule)
         self.width = width or size
@@ -113,7 +115,10 @@ class Engine:
                 known = ", ".join(S.FEATURE_NAMES)
                 raise InvalidOption(f"unknown search feature {name!r}: expected one of {known}")
             self.features[S.FEATURE_NAMES.index(name)] = 1 if on else 0
-        self.tables = ST.make_tables(self.rule_code)
+        try:
+            self.tables = ST.make_tables(self.rule_code, params)
+        except KeyError as exc:
+            raise InvalidOption(str(exc)) from None
         self.tt = S.new_tt(hash_mb)
         self.stop_flag = np.zeros(1, dtype=np.int64)
         self._age = 0

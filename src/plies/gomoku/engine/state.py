@@ -126,22 +126,30 @@ def build_p4_tables(rule: int, pattern_value, class_bonus, cls_out, val_out) -> 
             val_out[s, idx] = v
 
 
-def p4_tables(rule: int) -> tuple[np.ndarray, np.ndarray]:
-    """The packed-pattern class and value tables of ``rule`` from the current parameters."""
+def p4_tables(rule: int, pattern_value=None, class_bonus=None) -> tuple[np.ndarray, np.ndarray]:
+    """The packed-pattern class and value tables of ``rule`` from the parameters (the
+    defaults of :mod:`params` unless given)."""
+    pv = np.asarray(params.PATTERN_VALUE if pattern_value is None else pattern_value, np.int32)
+    cb = np.asarray(params.CLASS_BONUS if class_bonus is None else class_bonus, np.int32)
     cls = np.zeros((2, 1 << 16), dtype=np.uint8)
     val = np.zeros((2, 1 << 16), dtype=np.int32)
-    build_p4_tables(rule, params.PATTERN_VALUE, params.CLASS_BONUS, cls, val)
+    build_p4_tables(rule, pv, cb, cls, val)
     return cls, val
 
 
-def make_tables(rule: int) -> Tables:
-    """All tables for ``rule``."""
-    cls, val = p4_tables(rule)
+def make_tables(rule: int, overrides: dict | None = None) -> Tables:
+    """All tables for ``rule``; ``overrides`` replaces parameters of :mod:`params` by name
+    (``PATTERN_VALUE``, ``CLASS_BONUS``, ``ATTACK``, ``DEFENCE``), for tuning."""
+    overrides = dict(overrides or {})
+    unknown = set(overrides) - {"PATTERN_VALUE", "CLASS_BONUS", "ATTACK", "DEFENCE"}
+    if unknown:
+        raise KeyError(f"unknown engine parameters: {sorted(unknown)}")
+    cls, val = p4_tables(rule, overrides.get("PATTERN_VALUE"), overrides.get("CLASS_BONUS"))
     zob = rules.ZOBRIST.copy()
     zob[0, 0] = np.uint64(0x9E3779B97F4A7C15)  # side-to-move key
     weights = np.zeros(W_COUNT, dtype=np.int32)
-    weights[W_ATTACK] = params.ATTACK
-    weights[W_DEFENCE] = params.DEFENCE
+    weights[W_ATTACK] = overrides.get("ATTACK", params.ATTACK)
+    weights[W_DEFENCE] = overrides.get("DEFENCE", params.DEFENCE)
     return Tables(P.pattern_table(rule), cls, val, zob, weights)
 
 
