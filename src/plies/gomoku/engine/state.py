@@ -84,34 +84,43 @@ class State(NamedTuple):
 @njit(cache=True, nogil=True)
 def classify_p4(rule: int, side: int, idx: int, pattern_value, class_bonus):
     """(class | CHECK_FLAG, value) of a cell whose four line patterns are packed in ``idx``."""
-    n = np.zeros(P.N_PATTERNS, dtype=np.int64)
+    n5 = nf4 = nb4 = nf3 = nforbid = 0
     value = 0
     for k in range(4):
         p = (idx >> (4 * k)) & 15
         if p >= P.N_PATTERNS:
             return C_NONE, 0
-        n[p] += 1
         value += pattern_value[p]
-    fours = n[P.F4] + n[P.B4]
+        if p == P.F5:
+            n5 += 1
+        elif p == P.F4:
+            nf4 += 1
+        elif p == P.B4:
+            nb4 += 1
+        elif p == P.F3:
+            nf3 += 1
+        elif p == P.FORBID:
+            nforbid += 1
+    fours = nf4 + nb4
     renju_black = rule == RENJU and side == BLACK
-    if n[P.F5] > 0:
+    if n5 > 0:
         cls = C_FIVE
-    elif renju_black and (n[P.FORBID] > 0 or fours >= 2):
+    elif renju_black and (nforbid > 0 or fours >= 2):
         return C_FORBID, 0
-    elif n[P.F4] > 0 or fours >= 2:
+    elif nf4 > 0 or fours >= 2:
         cls = C_FLEX4
-    elif n[P.B4] > 0 and n[P.F3] > 0:
+    elif nb4 > 0 and nf3 > 0:
         cls = C_FOUR_THREE
-    elif n[P.B4] > 0:
+    elif nb4 > 0:
         cls = C_FOUR
-    elif n[P.F3] >= 2:
+    elif nf3 >= 2:
         cls = C_THREE2
-    elif n[P.F3] > 0:
+    elif nf3 > 0:
         cls = C_THREE
     else:
         cls = C_NONE
     value += class_bonus[cls]
-    if renju_black and cls != C_FIVE and n[P.F3] >= 2:
+    if renju_black and cls != C_FIVE and nf3 >= 2:
         cls |= CHECK_FLAG
     return cls, value
 
