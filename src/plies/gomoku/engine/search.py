@@ -72,8 +72,19 @@ F_VCF_LEAF = 3
 F_THREAT_FILTER = 4
 F_FUTILITY = 5  # futility and reverse futility pruning
 F_NULL = 6  # null-move pruning
+F_QTHREE = 7  # at the horizon, answer an opponent open three instead of evaluating
 F_COUNT = 8
-FEATURE_NAMES = ("tt", "lmr", "lmp", "vcf_leaf", "threat_filter", "futility", "null_move")
+FEATURE_NAMES = (
+    "tt",
+    "lmr",
+    "lmp",
+    "vcf_leaf",
+    "threat_filter",
+    "futility",
+    "null_move",
+    "three_qsearch",
+)
+QTHREE_PLIES = 4  # how far below the horizon open-three defences are searched
 
 
 class SearchContext(NamedTuple):
@@ -434,7 +445,15 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             ctx.stats[S_NODES] += ctx.stats[S_VCF_NODES] - before
             if n > 0:
                 return WIN - ply - n
-        return evaluate(st, tb)
+        if not (
+            features[F_QTHREE]
+            and depth > -QTHREE_PLIES
+            and st.counts[o, C_FLEX4] > 0
+            and real_threat_exists(st, o, C_FLEX4)
+        ):
+            return evaluate(st, tb)
+        # the opponent has an open three: the static value would count it as if it could not
+        # be answered; search the defences instead (below the horizon, a few plies at most)
 
     key = st.hashes[st.info[I_PLY]]
     tt_move = -1
