@@ -259,6 +259,10 @@ BLOCK_CLASS_SCORE = np.array([0, 1200, 9000, 1500, 14000, 20000, 0, 0], dtype=np
 def real_threat_exists(st, s: int, cls: int) -> bool:
     """Whether side index ``s`` has an empty cell of class ``cls`` it may actually play."""
     side = s + 1
+    if st.counts[s, cls] == 0:
+        return False
+    if side != BLACK or st.info[3] != RENJU:
+        return True  # only Renju black has moves it may not play
     for p in range(st.cells.shape[0]):
         if st.cells[p] == EMPTY and st.cls[s, p] & 7 == cls and not V.forbidden_for(st, side, p):
             return True
