@@ -89,7 +89,8 @@ def parse_params(items: list[str]) -> dict:
     out = {}
     for item in items:
         name, _, value = item.partition("=")
-        out[name] = [int(v) for v in value.split(",")] if "," in value else int(value)
+        number = float if "." in value else int
+        out[name] = [int(v) for v in value.split(",")] if "," in value else number(value)
     return out
 
 

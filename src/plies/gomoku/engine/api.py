@@ -19,7 +19,7 @@ import numpy as np
 
 from plies.errors import InvalidOption
 from plies.gomoku.board import Board, rule_code
-from plies.gomoku.engine import params
+from plies.gomoku.engine import params as engine_params
 from plies.gomoku.engine import search as S
 from plies.gomoku.engine import state as ST
 from plies.gomoku.engine import vcf as V
@@ -37,7 +37,7 @@ def win_probability(score: int) -> float:
         return 1.0
     if score < -S.WIN_BOUND:
         return 0.0
-    return 1.0 / (1.0 + math.exp(-score / params.WIN_PROB_SCALE))
+    return 1.0 / (1.0 + math.exp(-score / engine_params.WIN_PROB_SCALE))
 
 
 def describe_score(score: int) -> str:
@@ -119,6 +119,11 @@ class Engine:
             self.tables = ST.make_tables(self.rule_code, params)
         except KeyError as exc:
             raise InvalidOption(str(exc)) from None
+        p = params or {}
+        self._lmr = S.lmr_table(
+            float(p.get("LMR_BASE", engine_params.LMR_BASE)),
+            float(p.get("LMR_DIVISOR", engine_params.LMR_DIVISOR)),
+        )
         self.tt = S.new_tt(hash_mb)
         self.stop_flag = np.zeros(1, dtype=np.int64)
         self._age = 0
@@ -321,6 +326,7 @@ class Engine:
         ctx.killers[:] = -1
         ctx.excluded[:] = -1
         ctx.features[:] = self.features
+        ctx.lmr[:] = self._lmr
         ctx.history[:] //= 4
 
     def _helper_loop(self, st, tb, ctx, max_depth: int, index: int) -> None:

@@ -28,3 +28,7 @@ DEFENCE = 64
 WIN_PROB_SCALE = 400.0
 
 assert PATTERN_VALUE.shape[0] == P.N_PATTERNS
+
+# late-move reductions: base + ln(depth) * ln(move number) / divisor plies
+LMR_BASE = 0.6
+LMR_DIVISOR = 2.2

@@ -117,12 +117,13 @@ def new_tt(megabytes: float) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.uint64)
 
 
-def lmr_table() -> np.ndarray:
-    """Late-move reductions by depth and move number: ``0.6 + ln(depth) * ln(move) / 2.2``."""
+def lmr_table(base: float = 0.6, divisor: float = 2.2) -> np.ndarray:
+    """Late-move reductions by depth and move number: ``base + ln(depth) * ln(move) / divisor``
+    (defaults from :mod:`params`: LMR_BASE, LMR_DIVISOR)."""
     d = np.arange(64, dtype=np.float64)[:, None]
     m = np.arange(MAX_MOVES, dtype=np.float64)[None, :]
     with np.errstate(divide="ignore", invalid="ignore"):
-        table = 0.6 + np.log(d) * np.log(m) / 2.2
+        table = base + np.log(d) * np.log(m) / divisor
     table[0, :] = 0
     table[:, 0] = 0
     return np.clip(table, 0, 127).astype(np.int8)
