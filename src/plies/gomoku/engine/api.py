@@ -109,7 +109,8 @@ class Engine:
             raise InvalidOption(f"hash_mb must be positive, not {hash_mb}")
         self.threads = int(threads)
         self.hash_mb = hash_mb
-        self.features = np.ones(S.F_COUNT, dtype=np.int8)
+        self.features = np.zeros(S.F_COUNT, dtype=np.int8)
+        self.features[: len(S.DEFAULT_FEATURES)] = S.DEFAULT_FEATURES
         for name, on in (features or {}).items():
             if name not in S.FEATURE_NAMES:
                 known = ", ".join(S.FEATURE_NAMES)

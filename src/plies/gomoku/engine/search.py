@@ -85,6 +85,8 @@ FEATURE_NAMES = (
     "three_qsearch",
 )
 QTHREE_PLIES = 4  # how far below the horizon open-three defences are searched
+# features on by default: null-move pruning measured weaker in self-play (docs/engine.md)
+DEFAULT_FEATURES = tuple(name != "null_move" for name in FEATURE_NAMES)
 
 
 class SearchContext(NamedTuple):
