@@ -273,9 +273,12 @@ def real_threat_exists(st, s: int, cls: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def generate(st, ctx, ply: int, tt_move: int, defend: bool, prev: int) -> int:
-    """Fill ``ctx.moves[ply]`` and ``ctx.scores[ply]`` with the candidate moves and their
-    ordering scores (unsorted: see :func:`pick_next`); return the count.
+def generate(
+    st, ctx, ply: int, tt_move: int, defend: bool, prev: int, start: int = 0, skip: int = -1
+) -> int:
+    """Fill ``ctx.moves[ply]`` and ``ctx.scores[ply]`` from index ``start`` with the candidate
+    moves (all but ``skip``) and their ordering scores (unsorted: see :func:`pick_next`);
+    return the total count.
 
     Candidates are the empty cells within two cells of a stone (the centre on an empty board).
     With ``defend`` (the opponent has an open three), only our fours and the cells where the
@@ -286,7 +289,7 @@ def generate(st, ctx, ply: int, tt_move: int, defend: bool, prev: int) -> int:
     side = s + 1
     mv = ctx.moves[ply]
     sc = ctx.scores[ply]
-    n = 0
+    n = start
     ncells = st.cells.shape[0]
     if st.info[I_PLY] == 0:
         stride = st.info[2]
@@ -306,7 +309,7 @@ def generate(st, ctx, ply: int, tt_move: int, defend: bool, prev: int) -> int:
     hist = ctx.history[s]
     stride = st.info[2]
     for p in range(ncells):
-        if near[p] == 0 or cells[p] != EMPTY:
+        if near[p] == 0 or cells[p] != EMPTY or p == skip:
             continue
         own_raw = cls_s[p]
         own = own_raw & 7
@@ -332,6 +335,19 @@ def generate(st, ctx, ply: int, tt_move: int, defend: bool, prev: int) -> int:
         mv[n] = p
         n += 1
     return n
+
+
+@njit(cache=True, nogil=True)
+def _tt_move_playable(st, p: int, defend: bool) -> bool:
+    """Whether the table's move ``p`` is a candidate here (what :func:`generate` would keep)."""
+    if p < 0 or p >= st.cells.shape[0] or st.cells[p] != EMPTY or st.near[p] == 0:
+        return False
+    s = st.info[I_SIDE] - 1
+    own = st.cls[s, p] & 7
+    opp = st.cls[1 - s, p] & 7
+    if own == C_FORBID or (own != C_FIVE and V.forbidden_for(st, s + 1, p)):
+        return False
+    return not (defend and own < C_FOUR and (opp < C_FOUR or opp == C_FORBID))
 
 
 @njit(cache=True, nogil=True)
@@ -509,16 +525,24 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         if null_score >= beta:
             return beta if null_score > WIN_BOUND else null_score
 
+    defend = False
+    generated = True
     if forced >= 0:
         ctx.moves[ply, 0] = forced
         n = 1
         new_depth_base = depth  # forced reply: no depth used
     else:
-        defend = False
         if features[F_THREAT_FILTER] and st.counts[o, C_FLEX4] > 0:
             defend = real_threat_exists(st, o, C_FLEX4)
-        n = generate(st, ctx, ply, tt_move, defend, prev)
         new_depth_base = depth - 1
+        if ply > 0 and _tt_move_playable(st, tt_move, defend):
+            # try the table's move before generating anything: it often cuts at once
+            ctx.moves[ply, 0] = tt_move
+            ctx.scores[ply, 0] = 1 << 24
+            n = 1
+            generated = False
+        else:
+            n = generate(st, ctx, ply, tt_move, defend, prev)
     if n == 0:
         # no defence: the opponent's threat goes through
         return -(WIN - ply - 4)
@@ -528,7 +552,16 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
     old_alpha = alpha
     tried = 0
     excluded = ctx.excluded
-    for i in range(n):
+    i = -1
+    while True:
+        i += 1
+        if i >= n:
+            if generated:
+                break
+            n = generate(st, ctx, ply, tt_move, defend, prev, n, tt_move)
+            generated = True
+            if i >= n:
+                break
         pick_next(ctx, ply, i, n)
         # every argument of the recursive call must keep the entry types exactly (int64):
         # a cast in a recursive call crashes numba's cache (numba issue 6713)
