@@ -169,3 +169,19 @@ def test_vcf_api_returns_a_winning_sequence() -> None:
     replay = board.copy()
     replay.play_moves(seq)
     assert replay.winner == rules.BLACK
+
+
+def test_a_forced_reply_is_played_without_deepening_on_a_clock() -> None:
+    moves = ["a1", "h9", "g9", "i9", "o1", "j9", "a15", "k9"]  # white's four: l9 is forced
+    board = Board.from_moves(moves, 15, "freestyle")
+    result = Engine("freestyle", hash_mb=4).search(board, movetime=5.0)
+    assert result.move == Move(11, 6)
+    assert result.depth == 1
+
+
+def test_clock_allocation_stays_within_a_third_of_the_time_left() -> None:
+    engine = Engine("freestyle", hash_mb=4)
+    board = Board.from_moves(["h8", "i9"], 15, "freestyle")
+    for left, inc in ((60.0, 0.0), (5.0, 2.0), (0.3, 0.0)):
+        budget = engine.allocate_time(board, left, inc)
+        assert 0 < budget <= left / 3

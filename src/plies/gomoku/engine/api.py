@@ -383,7 +383,9 @@ class Engine:
             if info is not None:
                 info(result)
             if result.score > S.WIN_BOUND:
-                break
+                break  # a proven win: nothing to gain from searching on
+            if ctx.stats[S.S_ROOT_MOVES] == 1 and multipv == 1 and deadline is not None:
+                break  # a single candidate (a forced block): answer at once on a clock
             if deadline is not None and deadline - time.perf_counter() < 0.6 * elapsed:
                 break
         result.nodes = int(ctx.stats[S.S_NODES])

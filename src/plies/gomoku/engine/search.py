@@ -62,6 +62,7 @@ S_ROOT_SCORE = 6
 S_ROOT_DONE = 7  # root moves fully searched in the current iteration
 S_VCF_LIMIT = 8
 S_VCF_DEPTH = 9
+S_ROOT_MOVES = 10  # candidate moves at the root (1: a forced reply)
 S_COUNT = 16
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
@@ -543,6 +544,8 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             generated = False
         else:
             n = generate(st, ctx, ply, tt_move, defend, prev)
+    if ply == 0:
+        ctx.stats[S_ROOT_MOVES] = n
     if n == 0:
         # no defence: the opponent's threat goes through
         return -(WIN - ply - 4)
