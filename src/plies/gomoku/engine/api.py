@@ -121,6 +121,10 @@ class Engine:
         except KeyError as exc:
             raise InvalidOption(str(exc)) from None
         p = params or {}
+        self._search_params = {
+            name: int(p.get(name, getattr(engine_params, name)))
+            for name in ("QTHREE_PLIES", "VCF_LEAF_NODES", "VCF_LEAF_DEPTH")
+        }
         self._lmr = S.lmr_table(
             float(p.get("LMR_BASE", engine_params.LMR_BASE)),
             float(p.get("LMR_DIVISOR", engine_params.LMR_DIVISOR)),
@@ -322,8 +326,9 @@ class Engine:
         ctx.stats[:] = 0
         ctx.stats[S.S_NODE_LIMIT] = nodes if nodes is not None else (1 << 62)
         ctx.stats[S.S_AGE] = self._age
-        ctx.stats[S.S_VCF_LIMIT] = 400
-        ctx.stats[S.S_VCF_DEPTH] = 16
+        ctx.stats[S.S_VCF_LIMIT] = self._search_params["VCF_LEAF_NODES"]
+        ctx.stats[S.S_VCF_DEPTH] = self._search_params["VCF_LEAF_DEPTH"]
+        ctx.stats[S.S_QTHREE_PLIES] = self._search_params["QTHREE_PLIES"]
         ctx.killers[:] = -1
         ctx.excluded[:] = -1
         ctx.features[:] = self.features

@@ -32,3 +32,9 @@ assert PATTERN_VALUE.shape[0] == P.N_PATTERNS
 # late-move reductions: base + ln(depth) * ln(move number) / divisor plies
 LMR_BASE = 0.6
 LMR_DIVISOR = 2.2
+
+# below the horizon, an opponent open three is answered for up to this many plies
+QTHREE_PLIES = 4
+# the VCF probe at the horizon: nodes and attacker moves
+VCF_LEAF_NODES = 400
+VCF_LEAF_DEPTH = 16

@@ -63,6 +63,7 @@ S_ROOT_DONE = 7  # root moves fully searched in the current iteration
 S_VCF_LIMIT = 8
 S_VCF_DEPTH = 9
 S_ROOT_MOVES = 10  # candidate moves at the root (1: a forced reply)
+S_QTHREE_PLIES = 11  # how far below the horizon open threes are answered
 S_COUNT = 16
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
@@ -85,7 +86,6 @@ FEATURE_NAMES = (
     "null_move",
     "three_qsearch",
 )
-QTHREE_PLIES = 4  # how far below the horizon open-three defences are searched
 # features on by default: null-move pruning measured weaker in self-play (docs/engine.md)
 DEFAULT_FEATURES = tuple(name != "null_move" for name in FEATURE_NAMES)
 
@@ -140,6 +140,7 @@ def new_context(cells: int, tt: tuple[np.ndarray, np.ndarray], stop: np.ndarray)
     stats[S_NODE_LIMIT] = 1 << 62
     stats[S_VCF_LIMIT] = 2000
     stats[S_VCF_DEPTH] = 24
+    stats[S_QTHREE_PLIES] = 4
     return SearchContext(
         tt[0],
         tt[1],
@@ -471,7 +472,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                 return WIN - ply - n
         if not (
             features[F_QTHREE]
-            and depth > -QTHREE_PLIES
+            and depth > -ctx.stats[S_QTHREE_PLIES]
             and st.counts[o, C_FLEX4] > 0
             and real_threat_exists(st, o, C_FLEX4)
         ):
