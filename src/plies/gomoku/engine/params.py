@@ -38,3 +38,16 @@ QTHREE_PLIES = 4
 # the VCF probe at the horizon: nodes and attacker moves
 VCF_LEAF_NODES = 400
 VCF_LEAF_DEPTH = 16
+
+# the names Engine(params=...) may override
+TUNABLE = (
+    "PATTERN_VALUE",
+    "CLASS_BONUS",
+    "ATTACK",
+    "DEFENCE",
+    "LMR_BASE",
+    "LMR_DIVISOR",
+    "QTHREE_PLIES",
+    "VCF_LEAF_NODES",
+    "VCF_LEAF_DEPTH",
+)

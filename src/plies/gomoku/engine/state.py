@@ -150,14 +150,7 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     """All tables for ``rule``; ``overrides`` replaces parameters of :mod:`params` by name
     (``PATTERN_VALUE``, ``CLASS_BONUS``, ``ATTACK``, ``DEFENCE``), for tuning."""
     overrides = dict(overrides or {})
-    unknown = set(overrides) - {
-        "PATTERN_VALUE",
-        "CLASS_BONUS",
-        "ATTACK",
-        "DEFENCE",
-        "LMR_BASE",
-        "LMR_DIVISOR",
-    }
+    unknown = set(overrides) - set(params.TUNABLE)
     if unknown:
         raise KeyError(f"unknown engine parameters: {sorted(unknown)}")
     cls, val = p4_tables(rule, overrides.get("PATTERN_VALUE"), overrides.get("CLASS_BONUS"))
