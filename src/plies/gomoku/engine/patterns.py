@@ -28,7 +28,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from plies.gomoku.rules import BLACK, CARO, CARO5, FREESTYLE, RENJU, STANDARD, WHITE
+from plies.gomoku import rules
+from plies.gomoku.rules import BLACK, RENJU, WHITE
 
 DEAD = 0
 FORBID = 1
@@ -55,57 +56,40 @@ def key_slot(offset: int) -> int:
     return offset + 5 if offset < 0 else offset + 4
 
 
+# a decoded line: the 11-cell window at indices 1..11 (centre CENTRE), a wall at 0 and 12, so
+# the rules kernels' own run counting and winning-line test apply to it unchanged
+CENTRE = 6
+LINE_LEN = 13
+
+
 @njit(cache=True, nogil=True)
 def _decode(key: int, line) -> None:
-    """Fill ``line[0..10]`` (index 5 = centre, left empty) from a 20-bit key."""
+    """Fill ``line`` (see CENTRE) from a 20-bit key; the centre is left empty."""
+    line[0] = 3
+    line[LINE_LEN - 1] = 3
     for off in range(-5, 6):
         if off == 0:
-            line[5] = 0
+            line[CENTRE] = 0
         else:
-            line[off + 5] = (key >> (2 * key_slot(off))) & 3
-
-
-@njit(cache=True, nogil=True)
-def _wins(line, lo: int, hi: int, own: int, rule: int) -> bool:
-    """Whether the own run ``line[lo..hi]`` is a winning line for ``own`` under ``rule``."""
-    n = hi - lo + 1
-    if n < 5:
-        return False
-    if rule == FREESTYLE:
-        return True
-    if rule == STANDARD:
-        return n == 5
-    if rule == RENJU:
-        return n == 5 or own == WHITE
-    opp = 3 - own
-    # cells beyond the window count as open (the board edge never blocks in Caro)
-    left = line[lo - 1] if lo > 0 else 0
-    right = line[hi + 1] if hi < 10 else 0
-    if left == opp and right == opp:
-        return False
-    if rule == CARO:
-        return True
-    return n == 5  # CARO5
+            line[CENTRE + off] = (key >> (2 * key_slot(off))) & 3
 
 
 @njit(cache=True, nogil=True)
 def _run(line, own: int):
     """The own run through the centre (which must hold an own stone): (lo, hi)."""
-    lo = 5
-    while lo > 0 and line[lo - 1] == own:
-        lo -= 1
-    hi = 5
-    while hi < 10 and line[hi + 1] == own:
-        hi += 1
+    lo = CENTRE - rules.count_run(line, CENTRE, -1, own)
+    hi = CENTRE + rules.count_run(line, CENTRE, 1, own)
     return lo, hi
 
 
 @njit(cache=True, nogil=True)
 def _classify_fours(line, own: int, rule: int) -> int:
     """Pattern of the line with the centre played, at the four-and-above level, or -1 if the
-    line holds no winning point (then the caller looks further)."""
+    line holds no winning point (then the caller looks further). Whether a run wins is the
+    rules kernels' own test (one source of truth per rule); the wall beyond the window is
+    never an opponent stone, so Caro treats it as open."""
     lo, hi = _run(line, own)
-    if _wins(line, lo, hi, own, rule):
+    if rules.five_in_direction(line, CENTRE, 1, own, rule):
         return F5
     if hi - lo + 1 >= 5:
         # a run through the centre that does not win can never become a winning line
@@ -115,12 +99,12 @@ def _classify_fours(line, own: int, rule: int) -> int:
     points = 0
     mask1 = -1
     mask2 = -1
-    for e in range(11):
-        if e == 5 or line[e] != 0:
+    for e in range(1, LINE_LEN - 1):
+        if e == CENTRE or line[e] != 0:
             continue
         line[e] = own
         a, b = _run(line, own)
-        win = (a <= e <= b) and _wins(line, a, b, own, rule)
+        win = (a <= e <= b) and rules.five_in_direction(line, CENTRE, 1, own, rule)
         line[e] = 0
         if not win:
             continue
@@ -171,18 +155,18 @@ def build_table(rule: int, own: int, out) -> None:
             if (key >> (2 * slot)) & 3 == own:
                 c += 1
         own_count[key] = c
-    line = np.zeros(11, dtype=np.int64)
+    line = np.zeros(LINE_LEN, dtype=np.int8)
     for level in range(10, -1, -1):
         for key in range(n):
             if own_count[key] != level:
                 continue
             _decode(key, line)
-            line[5] = own
+            line[CENTRE] = own
             p = _classify_fours(line, own, rule)
             if p == -1:
                 best = DEAD
                 for off in range(-5, 6):
-                    if off == 0 or line[off + 5] != 0:
+                    if off == 0 or line[CENTRE + off] != 0:
                         continue
                     child = out[key | (own << (2 * key_slot(off)))]
                     if child == FORBID:
@@ -255,8 +239,6 @@ __all__ = [
     "B2",
     "B3",
     "B4",
-    "CARO",
-    "CARO5",
     "DEAD",
     "F1",
     "F2",
