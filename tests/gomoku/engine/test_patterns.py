@@ -157,3 +157,11 @@ def test_encode_line_rejects_bad_input() -> None:
         P.encode_line("XXXXX")
     with pytest.raises(ValueError):
         P.encode_line(".....X.....")
+
+
+@pytest.mark.parametrize("rule", [rules.RENJU, rules.CARO])
+def test_fresh_build_equals_the_cached_table(rule: int) -> None:
+    # the cached .npy (used everywhere else) must be what the builder makes today
+    fresh = np.zeros(P.N_KEYS, dtype=np.uint8)
+    P.build_table(rule, BLACK, fresh)
+    assert np.array_equal(fresh, P.pattern_table(rule)[0])
