@@ -316,7 +316,11 @@ def make(st, tb, pos: int) -> None:
 
 @njit(cache=True, nogil=True)
 def undo(st, tb) -> int:
-    """Take back the last move; return its cell."""
+    """Take back the last move; return its cell.
+
+    The line loop mirrors :func:`make` on purpose: one shared loop with the colour as a
+    parameter measured 20-50% slower per make+undo (numba/LLVM keep the specialised bit
+    operations and the call-free loop only when written out)."""
     ply = st.info[I_PLY] - 1
     pos = st.moves[ply]
     side = st.cells[pos]
