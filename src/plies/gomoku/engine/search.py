@@ -617,7 +617,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                 score = -pvs(st, tb, ctx, -beta, -alpha, new_depth, ply + 1, mv)
         undo(st, tb)
         tried += 1
-        if ctx.stop[0] != 0 and (ply > 0 or tried > 1):
+        if ctx.stop[0] != 0:  # the score of an interrupted search is meaningless
             break
         if score > best:
             best = score
