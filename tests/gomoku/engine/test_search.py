@@ -185,3 +185,11 @@ def test_clock_allocation_stays_within_a_third_of_the_time_left() -> None:
     for left, inc in ((60.0, 0.0), (5.0, 2.0), (0.3, 0.0)):
         budget = engine.allocate_time(board, left, inc)
         assert 0 < budget <= left / 3
+
+
+def test_a_tiny_movetime_still_returns_a_legal_move() -> None:
+    board = Board.from_moves(["h8", "i9", "h10", "g9", "i10", "j11"], 15, "freestyle")
+    engine = Engine("freestyle", hash_mb=4)
+    for _ in range(3):
+        result = engine.search(board, movetime=0.0005)
+        assert result.move is not None and board.is_legal(result.move)
