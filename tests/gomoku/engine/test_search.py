@@ -193,3 +193,21 @@ def test_a_tiny_movetime_still_returns_a_legal_move() -> None:
     for _ in range(3):
         result = engine.search(board, movetime=0.0005)
         assert result.move is not None and board.is_legal(result.move)
+
+
+def test_vct_api_solves_a_quintet_problem() -> None:
+    from .helpers import problem_stones, quintet_problems
+
+    problem = next(p for p in quintet_problems() if p["name"] == "test_vct_black")
+    black, white, side = problem_stones(problem)
+    board = Board(15, "renju")
+    for b, w in zip(black, white, strict=True):  # equal counts, black to move
+        board.play(Move(*b))
+        board.play(Move(*w))
+    assert board.to_move == side and not board.is_over
+    line = Engine("renju").vct(board, max_depth=6)
+    assert line is not None
+    assert line[0].algebraic(15) == problem["solution"][0].lower()
+    replay = board.copy()
+    replay.play_moves(line)
+    assert replay.winner == side or replay.lost_by_forbidden

@@ -232,8 +232,10 @@ class Engine:
             vkeys, vdepth = V.new_vcf_tt()
             vseq = np.zeros(2 * V.MAX_VCF_DEPTH + 4, dtype=np.int64)
             line = np.zeros(512, dtype=np.int64)
-            ctl = np.zeros(4, dtype=np.int64)
+            ctl = np.zeros(VT.K_COUNT, dtype=np.int64)
             ctl[VT.K_NODE_LIMIT] = max_nodes
+            ctl[VT.K_THREAT_DEPTH] = 12
+            ctl[VT.K_VCF_BUDGET] = 2000
             for depth in range(1, max_depth + 1):
                 won = VT.vct_search(
                     st, tb, depth, 0, 0, ctl, keys, depths, line, vkeys, vdepth, vseq, stop
