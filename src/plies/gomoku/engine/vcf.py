@@ -151,6 +151,10 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
     def_move = np.zeros(depth_cap + 1, dtype=np.int64)
     fives = np.empty(8, dtype=np.int64)
     mask = tt_keys.shape[0] - 1
+    root_key = st.hashes[st.info[I_PLY]]
+    root_slot = root_key & mask
+    if tt_keys[root_slot] == root_key and tt_depth[root_slot] >= depth_cap:
+        return 0  # already searched to this depth without a win
     nodes = 0
     level = 0
     ncand[0] = _gen_fours(st, att, cand[0])
@@ -219,6 +223,8 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
             continue
         # every four of this level failed
         if level == 0:
+            tt_keys[root_slot] = root_key
+            tt_depth[root_slot] = depth_cap
             result = 0
             break
         h = st.hashes[st.info[I_PLY]]
