@@ -1,0 +1,70 @@
+"""Keep numba's on-disk cache of plies' kernels consistent with the sources.
+
+numba invalidates a cached kernel only when the source file of that kernel changes. A kernel
+that calls kernels of another module (the search calls the state's make/undo, the VCF solver,
+the rules) keeps its compiled copy of the callees when only their files change, so after an
+upgrade or an edit it could run stale code. This module fingerprints every kernel source file
+of the package (every file with an ``@njit``) and, when the fingerprint differs from the one
+recorded with the cache, deletes plies' cached kernels before any is loaded. It runs once, on
+``import plies.gomoku``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+STAMP_NAME = "plies-kernels.stamp"
+
+
+def fingerprint() -> str:
+    """A hash of every source file of the package that defines numba kernels."""
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        text = path.read_bytes()
+        if b"@njit" not in text:
+            continue
+        digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
+        digest.update(text)
+    return digest.hexdigest()
+
+
+def _cache_files() -> list[Path]:
+    files = list(PACKAGE_DIR.rglob("__pycache__/*.nbi")) + list(
+        PACKAGE_DIR.rglob("__pycache__/*.nbc")
+    )
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    if custom and Path(custom).is_dir():
+        for pattern in ("*.nbi", "*.nbc"):
+            files += [p for p in Path(custom).rglob(pattern) if "plies" in str(p)]
+    return files
+
+
+def _stamp_path() -> Path:
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    base = Path(custom) if custom else PACKAGE_DIR / "__pycache__"
+    return base / STAMP_NAME
+
+
+def ensure_fresh() -> bool:
+    """Delete plies' cached kernels if the sources changed since they were cached; return
+    whether anything was deleted. Never raises: a read-only install simply keeps its cache."""
+    try:
+        current = fingerprint()
+        stamp = _stamp_path()
+        if stamp.exists() and stamp.read_text().strip() == current:
+            return False
+        removed = False
+        for path in _cache_files():
+            try:
+                path.unlink()
+                removed = True
+            except OSError:
+                pass
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(current + "\n")
+        return removed
+    except OSError:
+        return False
