@@ -49,3 +49,15 @@ def test_files_without_kernels_do_not_count(fake_package: Path) -> None:
     (fake_package / "cli.py").write_text("def main(): return 2\n")
     assert kernel_cache.ensure_fresh() is False
     assert cached.exists()
+
+
+def test_a_separate_numba_cache_dir_leaves_the_package_cache_alone(
+    fake_package: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kernel_cache.ensure_fresh()
+    cached = _cache_file(fake_package)
+    other = tmp_path / "elsewhere"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(other))
+    kernel_cache.ensure_fresh()  # a first run with its own cache dir
+    assert cached.exists()
+    assert (other / kernel_cache.STAMP_NAME).exists()

@@ -32,14 +32,19 @@ def fingerprint() -> str:
 
 
 def _cache_files() -> list[Path]:
-    files = list(PACKAGE_DIR.rglob("__pycache__/*.nbi")) + list(
-        PACKAGE_DIR.rglob("__pycache__/*.nbc")
-    )
+    """plies' cached kernels where numba keeps them now: under ``NUMBA_CACHE_DIR`` when it is
+    set, else in the package's ``__pycache__`` folders (the stamp lives beside them)."""
     custom = os.environ.get("NUMBA_CACHE_DIR")
-    if custom and Path(custom).is_dir():
-        for pattern in ("*.nbi", "*.nbc"):
-            files += [p for p in Path(custom).rglob(pattern) if "plies" in str(p)]
-    return files
+    if custom:
+        root = Path(custom)
+        if not root.is_dir():
+            return []
+        return [
+            p for pattern in ("*.nbi", "*.nbc") for p in root.rglob(pattern) if "plies" in str(p)
+        ]
+    return [
+        p for pattern in ("*.nbi", "*.nbc") for p in PACKAGE_DIR.rglob(f"__pycache__/{pattern}")
+    ]
 
 
 def _stamp_path() -> Path:
