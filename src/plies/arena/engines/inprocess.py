@@ -1,0 +1,159 @@
+"""In-process players: the plies Gomoku engine, a random mover (any game) and an adapter for
+game-agnostic agents with ``select_move(game)``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from plies.arena.engines.base import MATE_SCORE, Limits, Player, Reply
+from plies.arena.game import GAMES, GameSetup, Referee
+from plies.arena.timecontrol import TimeControl
+from plies.errors import InvalidOption
+
+
+def _int(options: dict[str, str], key: str, low: int = 1) -> int | None:
+    if key not in options:
+        return None
+    try:
+        value = int(options[key])
+    except ValueError:
+        raise InvalidOption(f"option {key} must be an integer, not {options[key]!r}") from None
+    if value < low:
+        raise InvalidOption(f"option {key} must be at least {low}, not {value}")
+    return value
+
+
+def _float(options: dict[str, str], key: str) -> float | None:
+    if key not in options:
+        return None
+    try:
+        value = float(options[key])
+    except ValueError:
+        raise InvalidOption(f"option {key} must be a number, not {options[key]!r}") from None
+    if value <= 0:
+        raise InvalidOption(f"option {key} must be positive, not {value}")
+    return value
+
+
+def check_options(options: dict[str, str], known: tuple[str, ...], what: str) -> None:
+    """Raise InvalidOption naming the first option not in ``known``."""
+    for key in options:
+        if key not in known:
+            raise InvalidOption(
+                f"unknown option {key!r} for {what}: expected one of {', '.join(known)}"
+            )
+
+
+class GomokuEnginePlayer(Player):
+    """The plies Gomoku engine (:class:`plies.gomoku.engine.Engine`) in this process.
+
+    Options: ``depth``, ``nodes``, ``movetime`` (seconds) limit each move; without them the
+    engine plays on the match clock. ``hash`` (MB, default 16) and ``threads`` (default 1).
+    """
+
+    OPTIONS = ("depth", "nodes", "movetime", "hash", "threads")
+    games = frozenset({"gomoku"})
+
+    def __init__(self, options: dict[str, str], name: str) -> None:
+        check_options(options, self.OPTIONS, "plies:gomoku")
+        self.name = name
+        self.depth = _int(options, "depth")
+        self.nodes = _int(options, "nodes")
+        self.movetime = _float(options, "movetime")
+        self.hash_mb = _float(options, "hash") or 16.0
+        self.threads = _int(options, "threads") or 1
+        self._engine: Any = None
+        self._key: tuple | None = None
+
+    @property
+    def self_limited(self) -> bool:
+        return any(v is not None for v in (self.depth, self.nodes, self.movetime))
+
+    def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
+        from plies.gomoku.engine import Engine
+
+        key = (setup.rule, setup.width, setup.height)
+        if self._engine is None or self._key != key:
+            self._engine = Engine(
+                setup.rule,
+                width=setup.width,
+                height=setup.height,
+                hash_mb=self.hash_mb,
+                threads=self.threads,
+            )
+            self._key = key
+        else:
+            self._engine.new_game()
+
+    def think(self, referee: Referee, limits: Limits, deadline: float | None) -> Reply:
+        from plies.gomoku.engine.search import WIN, WIN_BOUND
+
+        kwargs: dict[str, Any] = {}
+        if self.self_limited:
+            kwargs.update(depth=self.depth, nodes=self.nodes, movetime=self.movetime)
+        else:
+            kwargs.update(depth=limits.depth, nodes=limits.nodes, movetime=limits.movetime)
+            if limits.time_left is not None and limits.movetime is None:
+                kwargs.update(time_left=limits.time_left, increment=limits.increment)
+        result = self._engine.search(referee.board, **kwargs)
+        score = int(result.score)
+        if score > WIN_BOUND:
+            score = MATE_SCORE - (WIN - score)
+        elif score < -WIN_BOUND:
+            score = -(MATE_SCORE - (WIN + score))
+        return Reply(result.move.pbrain(), score, result.depth)
+
+
+class RandomPlayer(Player):
+    """Plays a uniformly random legal move (any game); ``seed`` makes it repeatable."""
+
+    OPTIONS = ("seed",)
+    games = frozenset(GAMES)
+
+    def __init__(self, options: dict[str, str], name: str) -> None:
+        check_options(options, self.OPTIONS, "plies:random")
+        self.name = name
+        seed = _int(options, "seed", low=0)
+        self._rng = random.Random(seed)
+
+    def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
+        pass
+
+    def think(self, referee: Referee, limits: Limits, deadline: float | None) -> Reply:
+        return Reply(self._rng.choice(referee.legal_moves()))
+
+
+class Agent(Protocol):
+    """A game-agnostic agent, as ``plies.search.agents.make_agent(spec)`` returns."""
+
+    def select_move(self, game: Any) -> Any: ...
+
+
+class AgentPlayer(Player):
+    """Adapts an :class:`Agent` to the arena: ``to_game(referee)`` builds the agent's
+    Game-protocol object from the referee's position and ``move_text(move)`` turns its
+    answer into protocol text (``x,y`` or UCI). This is the seam for ``plies.search``."""
+
+    def __init__(
+        self,
+        agent: Agent,
+        name: str,
+        games: frozenset[str],
+        to_game: Callable[[Referee], Any],
+        move_text: Callable[[Any], str] = str,
+    ) -> None:
+        self.agent = agent
+        self.name = name
+        self.games = games
+        self._to_game = to_game
+        self._move_text = move_text
+
+    def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
+        reset = getattr(self.agent, "new_game", None)
+        if callable(reset):
+            reset()
+
+    def think(self, referee: Referee, limits: Limits, deadline: float | None) -> Reply:
+        return Reply(self._move_text(self.agent.select_move(self._to_game(referee))))

@@ -1,0 +1,49 @@
+"""The registry of built-in engines (``plies:NAME?options``), open to later games."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from plies.arena.engines.base import Player
+from plies.errors import InvalidOption
+
+EngineFactory = Callable[[dict[str, str], str], Player]
+"""``factory(options, name) -> Player``; raises InvalidOption for an unknown or bad option."""
+
+_FACTORIES: dict[str, EngineFactory] = {}
+
+
+def register_engine(prefix: str, factory: EngineFactory) -> None:
+    """Make ``plies:PREFIX?key=value&...`` create players with ``factory(options, name)``.
+
+    Later games plug in here: ``register_engine("chess", ...)``,
+    ``register_engine("dots-mcts", ...)``, or an adapter over ``plies.search.agents.make_agent``
+    wrapped in :class:`~plies.arena.engines.inprocess.AgentPlayer`. Registering a prefix again
+    replaces the factory.
+    """
+    if not prefix or any(c in prefix for c in "?&= "):
+        raise InvalidOption(f"bad engine prefix {prefix!r}")
+    _FACTORIES[prefix] = factory
+
+
+def engine_factory(prefix: str) -> EngineFactory:
+    """The factory registered for ``prefix`` (InvalidOption naming the known ones if none)."""
+    _register_builtins()
+    try:
+        return _FACTORIES[prefix]
+    except KeyError:
+        known = ", ".join(f"plies:{p}" for p in sorted(_FACTORIES))
+        raise InvalidOption(f"unknown built-in engine plies:{prefix}: expected {known}") from None
+
+
+def registered_engines() -> list[str]:
+    """The registered prefixes, sorted."""
+    _register_builtins()
+    return sorted(_FACTORIES)
+
+
+def _register_builtins() -> None:
+    from plies.arena.engines.inprocess import GomokuEnginePlayer, RandomPlayer
+
+    _FACTORIES.setdefault("gomoku", GomokuEnginePlayer)
+    _FACTORIES.setdefault("random", RandomPlayer)

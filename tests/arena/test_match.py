@@ -1,0 +1,189 @@
+"""Matches and tournaments: scheduling, adjudication, significance, interruption, backends."""
+
+import json
+import math
+
+import pytest
+
+from plies.arena import build_config, run_match
+from plies.arena.adjudication import Adjudication, Adjudicator, parse_draw, parse_resign
+from plies.arena.match import schedule
+from plies.cli import main
+from plies.errors import InvalidOption
+
+from .fakes import pbrain
+
+SMALL = {"size": "9", "concurrency": 1}
+
+
+def test_schedule_swaps_colours_on_the_same_opening(tmp_path):
+    path = tmp_path / "o.txt"
+    path.write_text("0,0\n0,0 1,0\n")
+    config = build_config(
+        ["plies:random?seed=1", "plies:random?seed=2"], games=6, openings=str(path), **SMALL
+    )
+    jobs = list(schedule(config))
+    assert len(jobs) == 6
+    for first, second in zip(jobs[::2], jobs[1::2], strict=True):
+        assert first.pair == second.pair
+        assert first.opening == second.opening
+        assert first.engine_ids == (0, 1) and second.engine_ids == (1, 0)
+    assert [j.opening.moves for j in jobs[::2]] == [("4,4",), ("4,4", "5,4"), ("4,4",)]
+
+
+def test_round_robin_and_gauntlet_pairings():
+    engines = [f"plies:random?seed={i}" for i in range(4)]
+    rr = build_config(engines, fmt="round-robin", games=2, **SMALL)
+    assert len(list(schedule(rr))) == 12
+    gauntlet = build_config(engines, fmt="gauntlet", games=2, **SMALL)
+    assert {j.engine_ids for j in schedule(gauntlet)} == {
+        (0, 1),
+        (1, 0),
+        (0, 2),
+        (2, 0),
+        (0, 3),
+        (3, 0),
+    }
+    with pytest.raises(InvalidOption, match="exactly 2 engines"):
+        build_config(engines, **SMALL)
+
+
+def test_stronger_engine_wins_with_significance():
+    # depth 2 against a random mover, SPRT [0, 200] normalised Elo: the SPRT must accept H1
+    # and stop the match early; the sign test computed here agrees
+    config = build_config(
+        ["plies:gomoku?depth=2", "plies:random?seed=5"],
+        games=30,
+        sprt="0,200",
+        **SMALL,
+    )
+    report = run_match(config)
+    summary = report.to_json()
+    assert summary["sprt"]["result"] == "H1"
+    assert 6 <= summary["games_played"] < 30
+    decisive = summary["wins"] + summary["losses"]
+    p_value = (
+        sum(math.comb(decisive, k) for k in range(summary["wins"], decisive + 1)) / 2**decisive
+    )
+    assert p_value < 0.01
+    assert summary["los"] > 0.99
+
+
+def test_move_cap_and_score_adjudication():
+    config = build_config(
+        ["plies:random?seed=1", "plies:random?seed=2"], games=2, max_moves=6, **SMALL
+    )
+    for result in run_match(config).results:
+        assert result.outcome.winner is None and "6-move cap" in result.outcome.reason
+        assert len(result.moves) == 6
+    adjudicator = Adjudicator(Adjudication(**parse_resign("movecount=2,score=500")))
+    assert adjudicator.after_move(0, -600, 1) is None
+    assert adjudicator.after_move(1, 600, 2) is None
+    assert adjudicator.after_move(0, -700, 3).winner == 1
+    twosided = Adjudicator(Adjudication(**parse_resign("movecount=2,score=500,twosided=true")))
+    for ply, (side, score) in enumerate([(0, -600), (1, 100), (0, -600), (1, 100)]):
+        assert twosided.after_move(side, score, ply) is None
+    draw = Adjudicator(Adjudication(**parse_draw("movenumber=4,movecount=2,score=10")))
+    results = [draw.after_move(i % 2, 5, i + 1) for i in range(5)]
+    assert results[:3] == [None, None, None] and results[3].winner is None
+    with pytest.raises(InvalidOption):
+        parse_resign("movecount=2")
+    with pytest.raises(InvalidOption):
+        parse_draw("movecount=x,score=3")
+
+
+def test_score_adjudication_in_real_games():
+    # scores reported by the in-process engine reach the adjudicator: a resign threshold every
+    # score passes makes black resign at its first engine move; a draw band every score falls
+    # in draws the game as soon as both engines have reported once after move 2
+    engines = ["plies:gomoku?depth=1", "plies:gomoku?depth=2"]
+    resign = build_config(engines, games=1, resign="movecount=1,score=-1000000", **SMALL)
+    (result,) = run_match(resign).results
+    assert result.outcome.winner == 1 and result.outcome.reason == "adjudication: resign"
+    assert len(result.moves) == 1
+    draw = build_config(engines, games=1, draw="movenumber=2,movecount=1,score=1000000", **SMALL)
+    (result,) = run_match(draw).results
+    assert result.outcome.winner is None and result.outcome.reason == "adjudication: draw by score"
+    assert len(result.moves) == 2
+
+
+def test_interrupt_keeps_finished_games():
+    config = build_config(["plies:random?seed=1", "plies:random?seed=2"], games=8, **SMALL)
+
+    def stop_after_three(report, result):
+        if len(report.results) == 3:
+            raise KeyboardInterrupt
+
+    report = run_match(config, stop_after_three)
+    assert report.interrupted and len(report.results) == 3
+    assert report.to_json()["interrupted"] is True
+
+
+def test_pool_backend_and_tournament_table():
+    engines = [
+        pbrain("sane", "brain", "st=0.5"),
+        "plies:random?seed=1",
+        "plies:gomoku?depth=1",
+    ]
+    config = build_config(engines, fmt="round-robin", games=2, size="9", concurrency=2)
+    report = run_match(config)
+    assert len(report.results) == 6
+    table = report.to_json()
+    points = {row["engine"]: row["points"] for row in table["standings"]}
+    assert sum(points.values()) == 6
+    cross = table["crosstable"]
+    assert cross["brain"]["random(seed=1)"] + cross["random(seed=1)"]["brain"] == 2
+
+
+def test_cli_match_writes_games_and_json(tmp_path, capsys):
+    out = tmp_path / "run"
+    summary = tmp_path / "s.json"
+    main(
+        [
+            "match", "--engine", "plies:gomoku?depth=1", "--engine", "plies:random?seed=4",
+            "--size", "9", "--games", "2", "--concurrency", "1", "--out", str(out),
+            "--json", str(summary), "--game-format", "sgf",
+        ]
+    )  # fmt: skip
+    data = json.loads(summary.read_text())
+    for key in ("wins", "losses", "draws", "elo", "elo_error"):
+        assert key in data
+    assert data["wins"] + data["losses"] + data["draws"] == 2
+    assert len(list(out.glob("*.sgf"))) == 2
+    assert (out / "summary.json").exists()
+    assert "Score of gomoku(depth=1) vs random(seed=4)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--engine", "plies:gomoku?depth", "--engine", "plies:random"], "cannot read options"),
+        (["--engine", "plies:gomoku?speed=1", "--engine", "plies:random"], "unknown option"),
+        (["--engine", "cmd=/x bogus", "--engine", "plies:random"], "expected key=value"),
+        (
+            ["--engine", "plies:random", "--engine", "plies:random", "--openings", "/nonexistent"],
+            "cannot read openings file",
+        ),
+        (["--engine", "plies:random", "--engine", "plies:random", "--tc", "fast"], "time control"),
+    ],
+)
+def test_cli_errors_are_one_line(args, message, capsys, tmp_path):
+    with pytest.raises(SystemExit) as exc:
+        main(["match", *args, "--out", str(tmp_path / "x")])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_ray_backend_plays_a_few_games():
+    pytest.importorskip("ray")
+    config = build_config(
+        ["plies:random?seed=1", "plies:random?seed=2"],
+        games=4,
+        size="9",
+        concurrency=2,
+        backend="ray",
+    )
+    report = run_match(config)
+    assert len(report.results) == 4
+    assert sorted(r.job.index for r in report.results) == [0, 1, 2, 3]
