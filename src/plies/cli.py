@@ -307,6 +307,174 @@ def solve(
     )
 
 
+def _arena_options(func):
+    """The options `plies match` and `plies tournament` share."""
+    from plies.arena.output import GOMOKU_FORMATS
+    from plies.arena.runners import BACKENDS
+
+    options = [
+        click.option(
+            "--engine",
+            "engines",
+            multiple=True,
+            required=True,
+            metavar="SPEC",
+            help="An engine: plies:gomoku?depth=3 or 'cmd=/path/to/engine proto=pbrain|uci' "
+            "(see docs/arena.md). Repeat for each engine.",
+        ),
+        click.option(
+            "--game",
+            type=click.Choice(["gomoku", "chess"]),
+            help="Default: chess for UCI engines, else gomoku.",
+        ),
+        click.option(
+            "--rule",
+            type=click.Choice(RULE_NAMES, case_sensitive=False),
+            default="freestyle",
+            show_default=True,
+            help="Gomoku rule.",
+        ),
+        click.option("--size", metavar="N|WxH", help="Gomoku board size (default 15)."),
+        click.option(
+            "--games",
+            type=int,
+            default=2,
+            show_default=True,
+            help="Games per pairing, played in colour-swapped pairs.",
+        ),
+        click.option(
+            "--rounds", type=int, default=1, show_default=True, help="Repeat the schedule."
+        ),
+        click.option("--tc", help="Clock: [MOVES/]SECONDS[+INC], e.g. 10+0.1 (cutechess style)."),
+        click.option("--st", type=float, help="Fixed seconds per move."),
+        click.option(
+            "--timemargin", type=float, help="Seconds of grace before a time loss (default 0.1)."
+        ),
+        click.option(
+            "--openings",
+            metavar="FILE",
+            help="Openings: renju26, a Gomoku offset file, .psq/.sgf, or .epd/.pgn for chess.",
+        ),
+        click.option(
+            "--openings-order",
+            type=click.Choice(["sequential", "random"]),
+            default="sequential",
+            show_default=True,
+        ),
+        click.option("--seed", type=int, help="Seed for --openings-order random."),
+        click.option(
+            "--opening-plies", type=int, help="Use only the first N moves of record/PGN openings."
+        ),
+        click.option("--maxmoves", type=int, help="Adjudicate a draw after N moves."),
+        click.option(
+            "--resign",
+            metavar="movecount=N,score=CP[,twosided=true]",
+            help="Resign adjudication on engine scores.",
+        ),
+        click.option(
+            "--draw",
+            metavar="movenumber=N,movecount=N,score=CP",
+            help="Draw adjudication on engine scores.",
+        ),
+        click.option("--concurrency", type=int, help="Games at once (default: cores - 1)."),
+        click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True),
+        click.option("--ray-address", help="Ray cluster address (default: a local instance)."),
+        click.option(
+            "--out",
+            "out_dir",
+            metavar="DIR",
+            help="Where games and summary.json go (default: plies-<verb>-<date>-<time>).",
+        ),
+        click.option(
+            "--game-format",
+            type=click.Choice(GOMOKU_FORMATS),
+            default="psq",
+            show_default=True,
+            help="File format of saved Gomoku games.",
+        ),
+        click.option("--json", "json_out", metavar="OUT", help="Also write the JSON summary here."),
+        click.option(
+            "--live/--no-live", default=None, help="Live display (default: on a terminal)."
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _run_arena(verb: str, fmt: str, kw: dict, sprt: dict | None = None) -> None:
+    import datetime as dt
+
+    from plies.arena import build_config, run_match
+    from plies.arena.display import MatchDisplay, score_lines
+    from plies.arena.output import GameWriter, write_json
+
+    out_dir = kw.pop("out_dir") or f"plies-{verb}-{dt.datetime.now():%Y%m%d-%H%M%S}"
+    game_format, json_out, live = kw.pop("game_format"), kw.pop("json_out"), kw.pop("live")
+    kw["max_moves"] = kw.pop("maxmoves")
+    config = build_config(list(kw.pop("engines")), fmt=fmt, **kw, **(sprt or {}))
+    writer = GameWriter(out_dir, game_format, event=f"plies {verb}")
+    out = _console()
+    out.print(
+        Text(
+            f"{verb}: {' vs '.join(e.name for e in config.engines)}, "
+            f"{config.setup.describe()}, tc {config.tc.describe()}, "
+            f"concurrency {config.concurrency} ({config.backend})"
+        )
+    )
+    with MatchDisplay(out, live) as display:
+
+        def on_result(report, result) -> None:
+            writer.write(result)
+            display.update(report, result)
+
+        report = run_match(config, on_result)
+    if report.interrupted:
+        out.print(Text("interrupted: keeping the finished games"))
+    for line in score_lines(report):
+        out.print(Text(line))
+    summary = report.to_json(writer.files)
+    write_json(summary, f"{out_dir}/summary.json")
+    if json_out:
+        write_json(summary, json_out)
+    out.print(Text(f"games and summary.json in {out_dir}"))
+    if report.interrupted:
+        raise SystemExit(130)
+
+
+@cli.command()
+@_arena_options
+@click.option("--sprt", metavar="ELO0,ELO1", help="Stop early once the SPRT decides.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT alpha.")
+@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT beta.")
+@click.option(
+    "--sprt-model",
+    type=click.Choice(["normalized", "logistic"]),
+    default="normalized",
+    show_default=True,
+)
+def match(sprt, alpha, beta, sprt_model, **kw) -> None:
+    """Play a match between two engines: Elo, LOS, pentanomial counts and the SPRT."""
+    _run_arena(
+        "match", "match", kw, {"sprt": sprt, "alpha": alpha, "beta": beta, "sprt_model": sprt_model}
+    )
+
+
+@cli.command()
+@_arena_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["round-robin", "gauntlet"]),
+    default="round-robin",
+    show_default=True,
+    help="Every pair, or the first engine against each other one.",
+)
+def tournament(fmt, **kw) -> None:
+    """Play a round robin or gauntlet between two or more engines: standings and crosstable."""
+    _run_arena("tournament", fmt, kw)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``plies`` console script."""
     try:
