@@ -96,6 +96,24 @@ def test_pvs_with_tt_equals_minimax(rule: str) -> None:
         assert got == expected
 
 
+@pytest.mark.parametrize("rule", ["freestyle", "renju"])
+def test_move_ordering_histories_do_not_change_the_value(rule: str) -> None:
+    # killers, history and continuation history only reorder moves: with every pruning off,
+    # a second search that uses what the first one learned still returns the minimax value
+    rng = np.random.default_rng(17)
+    for _ in range(4):
+        board = _random_board(rng, 7, rule, int(rng.integers(4, 10)))
+        st, tb = ST.state_from_board(board)
+        ctx = S.new_context(st.cells.shape[0], S.new_tt(1), np.zeros(1, dtype=np.int64))
+        ctx.features[:] = 0
+        expected = minimax(st, tb, ctx, 3, 0)
+        ctx.features[S.F_CONTHIST] = 1
+        for _ in range(2):
+            got = S.pvs(st, tb, ctx, -S.INF, S.INF, 3, 0, -1)
+            assert got == expected
+        assert np.any(ctx.conthist != 0)  # the table was used
+
+
 def test_wins_with_its_own_four_first() -> None:
     # black has four on row 8 (h..k); white threatens too: black must complete five
     board = Board.from_moves(["h8", "h9", "i8", "i9", "j8", "j9", "k8", "k9"], 15, "freestyle")

@@ -123,7 +123,14 @@ class Engine:
         p = params or {}
         self._search_params = {
             name: int(p.get(name, getattr(engine_params, name)))
-            for name in ("QTHREE_PLIES", "VCF_LEAF_NODES", "VCF_LEAF_DEPTH")
+            for name in (
+                "QTHREE_PLIES",
+                "VCF_LEAF_NODES",
+                "VCF_LEAF_DEPTH",
+                "TACTICAL_OWN",
+                "TACTICAL_OPP",
+                "LMP_DEPTH",
+            )
         }
         self._lmr = S.lmr_table(
             float(p.get("LMR_BASE", engine_params.LMR_BASE)),
@@ -331,6 +338,9 @@ class Engine:
         ctx.stats[S.S_VCF_LIMIT] = self._search_params["VCF_LEAF_NODES"]
         ctx.stats[S.S_VCF_DEPTH] = self._search_params["VCF_LEAF_DEPTH"]
         ctx.stats[S.S_QTHREE_PLIES] = self._search_params["QTHREE_PLIES"]
+        ctx.stats[S.S_TACTICAL_OWN] = self._search_params["TACTICAL_OWN"]
+        ctx.stats[S.S_TACTICAL_OPP] = self._search_params["TACTICAL_OPP"]
+        ctx.stats[S.S_LMP_DEPTH] = self._search_params["LMP_DEPTH"]
         ctx.killers[:] = -1
         ctx.excluded[:] = -1
         ctx.features[:] = self.features

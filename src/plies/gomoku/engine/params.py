@@ -30,14 +30,22 @@ WIN_PROB_SCALE = 400.0
 assert PATTERN_VALUE.shape[0] == P.N_PATTERNS
 
 # late-move reductions: base + ln(depth) * ln(move number) / divisor plies
-LMR_BASE = 0.6
-LMR_DIVISOR = 2.2
+LMR_BASE = 1.0
+LMR_DIVISOR = 1.6
 
 # below the horizon, an opponent open three is answered for up to this many plies
-QTHREE_PLIES = 4
+QTHREE_PLIES = 2
 # the VCF probe at the horizon: nodes and attacker moves
 VCF_LEAF_NODES = 400
 VCF_LEAF_DEPTH = 16
+
+# a move is "tactical" (never reduced or pruned by move count) when it makes at least this
+# threat class for the side to move, or takes a cell where the opponent would make at least
+# this class (classes: 1 three, 2 double three, 3 four, 4 four-three, 5 flex four)
+TACTICAL_OWN = 3
+TACTICAL_OPP = 4
+# move-count pruning applies up to this remaining depth
+LMP_DEPTH = 12
 
 # the names Engine(params=...) may override
 TUNABLE = (
@@ -50,4 +58,7 @@ TUNABLE = (
     "QTHREE_PLIES",
     "VCF_LEAF_NODES",
     "VCF_LEAF_DEPTH",
+    "TACTICAL_OWN",
+    "TACTICAL_OPP",
+    "LMP_DEPTH",
 )

@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from plies.gomoku import rules
+from plies.gomoku.engine import params as PR
 from plies.gomoku.engine import vcf as V
 from plies.gomoku.engine.state import (
     C_FIVE,
@@ -29,7 +30,6 @@ from plies.gomoku.engine.state import (
     C_FORBID,
     C_FOUR,
     C_FOUR_THREE,
-    C_THREE,
     C_THREE2,
     CHECK_FLAG,
     I_PLY,
@@ -46,6 +46,8 @@ WIN_BOUND = WIN - 1000  # scores beyond this are wins (mate in so many plies)
 INF = 32000
 MAX_PLY = 128
 MAX_MOVES = MAX_CELLS
+
+RAZOR_MARGIN = 300  # razoring: static evaluation this far below alpha per ply of depth
 
 BOUND_UPPER = 1
 BOUND_LOWER = 2
@@ -64,6 +66,9 @@ S_VCF_LIMIT = 8
 S_VCF_DEPTH = 9
 S_ROOT_MOVES = 10  # candidate moves at the root (1: a forced reply)
 S_QTHREE_PLIES = 11  # how far below the horizon open threes are answered
+S_TACTICAL_OWN = 12  # own threat class from which a move is tactical (params.TACTICAL_OWN)
+S_TACTICAL_OPP = 13  # opponent threat class taken from which a move is tactical
+S_LMP_DEPTH = 14  # move-count pruning up to this remaining depth
 S_COUNT = 16
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
@@ -75,7 +80,9 @@ F_THREAT_FILTER = 4
 F_FUTILITY = 5  # futility and reverse futility pruning
 F_NULL = 6  # null-move pruning
 F_QTHREE = 7  # at the horizon, answer an opponent open three instead of evaluating
-F_COUNT = 8
+F_CONTHIST = 8  # continuation history: order quiet moves by their record after the last move
+F_RAZOR = 9  # razoring: a hopeless quiet node near the horizon drops to the horizon search
+F_COUNT = 10
 FEATURE_NAMES = (
     "tt",
     "lmr",
@@ -85,6 +92,8 @@ FEATURE_NAMES = (
     "futility",
     "null_move",
     "three_qsearch",
+    "continuation_history",
+    "razoring",
 )
 # features on by default: null-move pruning measured weaker in self-play (docs/engine.md)
 DEFAULT_FEATURES = tuple(name != "null_move" for name in FEATURE_NAMES)
@@ -98,6 +107,7 @@ class SearchContext(NamedTuple):
     history: np.ndarray  # int32[2, N]
     killers: np.ndarray  # int32[MAX_PLY, 2]
     counter: np.ndarray  # int32[2, N] reply to the opponent's last move
+    conthist: np.ndarray  # int16[2, N, N] quiet-move history after the opponent's last move
     moves: np.ndarray  # int32[MAX_PLY, MAX_MOVES]
     scores: np.ndarray  # int32[MAX_PLY, MAX_MOVES]
     pv: np.ndarray  # int32[MAX_PLY, MAX_PLY]
@@ -120,7 +130,7 @@ def new_tt(megabytes: float) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.uint64)
 
 
-def lmr_table(base: float = 0.6, divisor: float = 2.2) -> np.ndarray:
+def lmr_table(base: float = PR.LMR_BASE, divisor: float = PR.LMR_DIVISOR) -> np.ndarray:
     """Late-move reductions by depth and move number: ``base + ln(depth) * ln(move) / divisor``
     (defaults from :mod:`params`: LMR_BASE, LMR_DIVISOR)."""
     d = np.arange(64, dtype=np.float64)[:, None]
@@ -138,15 +148,19 @@ def new_context(cells: int, tt: tuple[np.ndarray, np.ndarray], stop: np.ndarray)
     features = np.ones(F_COUNT, dtype=np.int8)
     stats = np.zeros(S_COUNT, dtype=np.int64)
     stats[S_NODE_LIMIT] = 1 << 62
-    stats[S_VCF_LIMIT] = 2000
-    stats[S_VCF_DEPTH] = 24
-    stats[S_QTHREE_PLIES] = 4
+    stats[S_VCF_LIMIT] = PR.VCF_LEAF_NODES
+    stats[S_VCF_DEPTH] = PR.VCF_LEAF_DEPTH
+    stats[S_QTHREE_PLIES] = PR.QTHREE_PLIES
+    stats[S_TACTICAL_OWN] = PR.TACTICAL_OWN
+    stats[S_TACTICAL_OPP] = PR.TACTICAL_OPP
+    stats[S_LMP_DEPTH] = PR.LMP_DEPTH
     return SearchContext(
         tt[0],
         tt[1],
         np.zeros((2, cells), dtype=np.int32),
         np.full((MAX_PLY, 2), -1, dtype=np.int32),
         np.full((2, cells), -1, dtype=np.int32),
+        np.zeros((2, cells, cells), dtype=np.int16),
         np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int32),
         np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int32),
         np.zeros((MAX_PLY, MAX_PLY), dtype=np.int32),
@@ -157,7 +171,7 @@ def new_context(cells: int, tt: tuple[np.ndarray, np.ndarray], stop: np.ndarray)
         np.zeros(512, dtype=np.int64),
         stats,
         stop,
-        lmr_table(),
+        lmr_table(PR.LMR_BASE, PR.LMR_DIVISOR),
         features,
     )
 
@@ -309,6 +323,8 @@ def generate(
     val_s = st.val[s]
     val_o = st.val[o]
     hist = ctx.history[s]
+    use_cont = prev >= 0 and ctx.features[F_CONTHIST] != 0
+    cont = ctx.conthist[s, prev if prev >= 0 else 0]
     stride = st.info[2]
     for p in range(ncells):
         if near[p] == 0 or cells[p] != EMPTY or p == skip:
@@ -325,6 +341,8 @@ def generate(
             continue
         score = val_s[p] + val_o[p] + OWN_CLASS_SCORE[own] + BLOCK_CLASS_SCORE[opp]
         score += hist[p] >> 6
+        if use_cont:
+            score += np.int32(cont[p]) >> 4
         if p == tt_move:
             score += 1 << 24
         elif p == k0:
@@ -388,6 +406,17 @@ def _update_quiet_stats(st, ctx, ply: int, best: int, depth: int, prev: int, tri
         ctx.killers[ply, 0] = best
     if prev >= 0:
         ctx.counter[s, prev] = best
+        if ctx.features[F_CONTHIST]:
+            # the same bounded update on the table of replies to ``prev`` (int16 range)
+            cont = ctx.conthist[s, prev]
+            cb = bonus * 4 if bonus * 4 < 8000 else 8000
+            c = np.int32(cont[best])
+            cont[best] = c + cb - c * cb // 32000
+            for i in range(tried):
+                p = mv[i]
+                if p != best:
+                    c = np.int32(cont[p])
+                    cont[p] = c - cb - c * cb // 32000
 
 
 # --- the search -------------------------------------------------------------------------------
@@ -506,6 +535,18 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             return static_eval
     if (
         quiet_node
+        and features[F_RAZOR]
+        and depth <= 2
+        and abs(alpha) < WIN_BOUND
+        and static_eval + RAZOR_MARGIN * depth < alpha
+    ):
+        # razoring: far below alpha with no threat to answer; if the horizon search (VCF and
+        # open-three answers) confirms it, trust it
+        razor = pvs(st, tb, ctx, alpha, alpha + 1, np.int64(0), ply, prev)
+        if razor <= alpha:
+            return razor
+    if (
+        quiet_node
         and features[F_NULL]
         and depth >= 4
         and static_eval >= beta
@@ -582,12 +623,20 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                 continue
         own = st.cls[s, mv] & 7
         opp = st.cls[o, mv] & 7
-        tactical = forced >= 0 or own >= C_THREE or (opp >= C_THREE and opp != C_FORBID)
+        tactical = (
+            forced >= 0
+            or own >= ctx.stats[S_TACTICAL_OWN]
+            or (opp >= ctx.stats[S_TACTICAL_OPP] and opp != C_FORBID)
+        )
         new_depth = new_depth_base
         if ply > 0 and not pv_node and not tactical and best > -WIN_BOUND and tried > 0:
             # move-count pruning near the horizon: the ordering has put the moves that matter
             # first
-            if features[F_LMP] and depth <= 6 and tried >= 2 + depth * (depth + 2) // 2:
+            if (
+                features[F_LMP]
+                and depth <= ctx.stats[S_LMP_DEPTH]
+                and tried >= 2 + depth * (depth + 2) // 2
+            ):
                 break
             # futility: a quiet move cannot lift a hopeless static score to alpha
             if (
