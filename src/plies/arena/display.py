@@ -11,8 +11,12 @@ from plies.arena.match import MatchReport
 from plies.arena.play import GameResult
 
 
-def _fmt(x: float | None, digits: int = 1) -> str:
-    return "inf" if x is None else f"{x:.{digits}f}"
+def _fmt(x: float | None, digits: int = 1, sign: float = 1.0) -> str:
+    """A figure; None stands for an infinite one (JSON has no infinity), negative when
+    ``sign`` is."""
+    if x is None:
+        return "-inf" if sign < 0 else "inf"
+    return f"{x:.{digits}f}"
 
 
 def game_line(report: MatchReport, result: GameResult) -> str:
@@ -30,15 +34,16 @@ def score_lines(report: MatchReport) -> list[str]:
     if report.config.format != "match":
         return [
             f"{row['engine']:<24} {row['points']:>6.1f}/{row['games']:<4} "
-            f"{_fmt(row['elo'])} +- {_fmt(row['elo_error'])}"
+            f"{_fmt(row['elo'], sign=row['points'] / max(1, row['games']) - 0.5)} "
+            f"+- {_fmt(row['elo_error'])}"
             for row in data["standings"]
         ]
     a, b = data["engines"]
     lines = [
         f"Score of {a} vs {b}: {data['wins']} - {data['losses']} - {data['draws']}  "
         f"[{_fmt(data['score'], 3)}] {data['games']}/{report.planned}",
-        f"Elo: {_fmt(data['elo'], 2)} +/- {_fmt(data['elo_error'], 2)}, "
-        f"nElo: {_fmt(data['nelo'], 2)} +/- {_fmt(data['nelo_error'], 2)}, "
+        f"Elo: {_fmt(data['elo'], 2, data['score'] - 0.5)} +/- {_fmt(data['elo_error'], 2)}, "
+        f"nElo: {_fmt(data['nelo'], 2, data['score'] - 0.5)} +/- {_fmt(data['nelo_error'], 2)}, "
         f"LOS: {100 * (data['los'] or 0):.2f} %",
         "Ptnml(0-2): [" + ", ".join(str(n) for n in data["pentanomial"]) + "]",
     ]
