@@ -1,19 +1,20 @@
 """VCT: victory by continuous threats (fours, threes and VCF threats), proved by df-pn.
 
 The tree is an AND/OR tree over threats. At an *attacker* node (OR) the side to move wins at
-once with a five or a VCF; otherwise it may play a four, a three, or a quiet move that builds on
-two or more lines (which may threaten a VCF: a "fukumi" move). When the defender would have a
-VCF of its own after an attacker pass, the attacker's moves are narrowed to its fours and the
-cells that defend against that VCF. At a *defender* node (AND), after a four the defender has
-one reply (or none: two fives, or a Renju-forbidden block); after any other move the node asks
-which VCF the attacker would have if the defender passed (the *threat*: none means the move
-threatened nothing, and the attacker fails), and whether the defender has a VCF itself (then the
-attacker fails too). The defender's candidate replies are then the cells of the shortest threat
-VCF, its winning points, the cells where the defender's forced replies would become fours
-(counter-fours), the defender's fours now and, under Renju, the neighbourhood of a winning
-point forbidden to black. Any other defender move leaves the threat VCF intact, so the
-defences are complete and a proof is a real win; every pruning of the attacker's moves only
-makes the solver miss wins, never claim false ones.
+once with a five or a VCF; otherwise it may play a four, a three, or a quiet move with a high
+*potential* (``K_MIN_POT_*``; it may threaten a VCF: a "fukumi" move). When the defender would
+have a VCF of its own after an attacker pass, the attacker's moves are narrowed to its fours
+and the cells that defend against that VCF. At a *defender* node (AND), after a four the
+defender has one reply (or none: two fives, or a Renju-forbidden block); after any other move
+the node asks which VCF the attacker would have if the defender passed (the *threat*: none
+means the move threatened nothing, and the attacker fails), and whether the defender has a VCF
+itself (then the attacker fails too). The defender's candidate replies are then the cells of
+the shortest threat VCF, its winning points, the cells where the defender's forced replies
+would become fours (counter-fours), the defender's fours now and, under Renju, the cells within
+two line steps of a black four next to threes or of a winning point forbidden to black after
+which the threat, replayed, no longer wins (``_forbidden_region``). Any other defender move
+leaves the threat VCF intact, so the defences are complete and a proof is a real win; every
+pruning of the attacker's moves only makes the solver miss wins, never claim false ones.
 
 The tree is searched by depth-first proof-number search (df-pn, Nagai 2002) with the 1+epsilon
 threshold trick (Pawlewicz and Lew 2007), a transposition table of proof and disproof numbers
