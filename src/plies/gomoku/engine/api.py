@@ -140,6 +140,7 @@ class Engine:
         self.stop_flag = np.zeros(1, dtype=np.int64)
         self._age = 0
         self._contexts: list[S.SearchContext] = []
+        self.vct_stats: dict[str, int] = {}
         self._warm()
 
     def _warm(self) -> None:
@@ -221,10 +222,11 @@ class Engine:
     ) -> list[Move] | None:
         """A victory by continuous threats (fours and threes) for the side to move, or None.
 
-        Iterative deepening over the number of attacker moves up to ``max_depth``, within
-        ``max_nodes`` nodes and ``movetime`` seconds. The line returned alternates attacker
-        and defender moves, the defender's longest resistance, ending with the five (or with a
-        four the defender may not block).
+        Depth-first proof-number search (:mod:`plies.gomoku.engine.vct`) with at most
+        ``max_depth`` attacker moves before the final VCF, within ``max_nodes`` nodes and
+        ``movetime`` seconds. The line returned alternates attacker and defender moves, the
+        defender's longest resistance, ending with the five (or with a four the defender may
+        not block). ``self.vct_stats`` holds the node counts of the last call.
         """
         self._check_board(board)
         st, tb = ST.state_from_board(board, self.tables)
@@ -234,24 +236,16 @@ class Engine:
             watchdog = _Watchdog(stop, time.perf_counter() + movetime)
             watchdog.start()
         try:
-            keys = np.zeros(1 << 18, dtype=np.uint64)
-            depths = np.full(1 << 18, -1, dtype=np.int16)
-            vkeys, vdepth = V.new_vcf_tt()
-            vseq = np.zeros(2 * V.MAX_VCF_DEPTH + 4, dtype=np.int64)
-            line = np.zeros(512, dtype=np.int64)
-            ctl = np.zeros(VT.K_COUNT, dtype=np.int64)
-            ctl[VT.K_NODE_LIMIT] = max_nodes
-            ctl[VT.K_THREAT_DEPTH] = 12
-            ctl[VT.K_VCF_BUDGET] = 2000
-            for depth in range(1, max_depth + 1):
-                won = VT.vct_search(
-                    st, tb, depth, 0, 0, ctl, keys, depths, line, vkeys, vdepth, vseq, stop
-                )
-                if won:
-                    return [self._to_move(p) for p in line[: ctl[VT.K_SEQ_LEN]]]
-                if stop[0] != 0 or ctl[VT.K_NODES] >= max_nodes:
-                    break
-            return None
+            ctx = VT.new_context(st.cells.shape[0], self.rule_code, stop)
+            ctx.ctl[VT.K_NODE_LIMIT] = max_nodes
+            line = VT.solve(st, tb, ctx, max_depth=max_depth)
+            self.vct_stats = {
+                "nodes": int(ctx.ctl[VT.K_NODES]),
+                "vcf_nodes": int(ctx.ctl[VT.K_VCF_NODES]),
+            }
+            if line is None:
+                return None
+            return [self._to_move(p) for p in line]
         finally:
             if watchdog is not None:
                 watchdog.cancel()
