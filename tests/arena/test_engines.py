@@ -8,7 +8,8 @@ from plies.arena.output import GameWriter
 
 from .fakes import fake_cmd, pbrain
 
-GOMOKU = {"size": "9", "st": 0.3, "timemargin": 0.1, "concurrency": 1}
+# generous limits: a loaded machine must not make the well-behaved engines late
+GOMOKU = {"size": "9", "st": 1.0, "timemargin": 0.5, "concurrency": 1}
 
 
 def _match(engines, games=2, **kw):

@@ -99,6 +99,8 @@ def play_game(job: GameJob, players: tuple[Player, Player]) -> GameResult:
             lose(colour, "start", str(exc), players[colour].last_output())
         if result.failure:
             break
+    if result.failure is None and referee.outcome() is None:
+        referee.legal_moves()  # compile or load the rules kernels before any clock runs
     clocks = (Clock(job.tcs[0]), Clock(job.tcs[1]))
     adjudicator = Adjudicator(job.adjudication)
     while result.failure is None:

@@ -1,6 +1,6 @@
 """A tiny pbrain brain for the arena tests. ``fake_pbrain.py MODE``: ``sane`` plays the empty
 cell nearest the centre; ``crash`` exits at its first move; ``hang`` never answers a move;
-``late`` sleeps 1 s before answering; ``illegal`` answers an occupied cell (or the centre
+``late`` sleeps 3 s before answering; ``illegal`` answers an occupied cell (or the centre
 twice); ``garbage`` prints nonsense instead of a move."""
 
 import sys
@@ -23,7 +23,7 @@ def answer() -> None:
     if mode == "hang":
         time.sleep(60)
     if mode == "late":
-        time.sleep(1.0)
+        time.sleep(3.0)
     if mode == "garbage":
         say("MESSAGE thinking hard")
         say("the best move is obviously over there")
