@@ -15,7 +15,7 @@ from importlib import resources
 from plies.gomoku.board import Board
 from plies.gomoku.engine.api import Engine, SearchResult
 
-DEFAULT_DEPTH = 8
+DEFAULT_DEPTH = 12
 
 
 @dataclass

@@ -480,7 +480,17 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         return WIN - ply - 3
 
     if forced < 0 and depth <= 0:
-        # horizon: a VCF for the side to move, else the static evaluation
+        # horizon: a VCF for the side to move, else the static evaluation; an opponent open
+        # three is answered instead (below)
+        answer_three = (
+            features[F_QTHREE] != 0
+            and depth > -ctx.stats[S_QTHREE_PLIES]
+            and st.counts[o, C_FLEX4] > 0
+            and real_threat_exists(st, o, C_FLEX4)
+        )
+        leaf_eval = evaluate(st, tb)
+        if not answer_three and leaf_eval >= beta:
+            return leaf_eval  # a VCF could only raise the value: the cut-off stands anyway
         if features[F_VCF_LEAF] and (
             st.counts[s, C_FOUR] + st.counts[s, C_FOUR_THREE] + st.counts[s, C_FLEX4] > 0
         ):
@@ -499,13 +509,8 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             ctx.stats[S_NODES] += ctx.stats[S_VCF_NODES] - before
             if n > 0:
                 return WIN - ply - n
-        if not (
-            features[F_QTHREE]
-            and depth > -ctx.stats[S_QTHREE_PLIES]
-            and st.counts[o, C_FLEX4] > 0
-            and real_threat_exists(st, o, C_FLEX4)
-        ):
-            return evaluate(st, tb)
+        if not answer_three:
+            return leaf_eval
         # the opponent has an open three: the static value would count it as if it could not
         # be answered; search the defences instead (below the horizon, a few plies at most)
 
