@@ -1,7 +1,8 @@
-"""The ``plies`` command line (plies.cli) and the ``pbrain-plies`` placeholder."""
+"""The ``plies`` command line (plies.cli) and the installed ``pbrain-plies`` script."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -10,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import plies
 from plies.cli import cli, main
-from plies.gomoku import pbrain
 from plies.warmup import WARMUPS, resolve
 
 DATA = Path(__file__).resolve().parent / "data" / "records"
@@ -149,14 +150,16 @@ def test_installed_plies_script_reports_errors(tmp_path):
     ]
 
 
-def test_pbrain_placeholder(capsys):
-    assert pbrain.main() == 1
-    assert capsys.readouterr().out == "ERROR pbrain-plies is not implemented yet\n"
-
-
 def test_installed_pbrain_script():
+    src = str(Path(plies.__file__).resolve().parents[1])  # this checkout's plies first
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
     proc = subprocess.run(
-        [_script("pbrain-plies")], input="START 15\n", capture_output=True, text=True, timeout=60
+        [_script("pbrain-plies")],
+        input="START 15\nEND\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
     )
-    assert proc.returncode == 1
-    assert proc.stdout.startswith("ERROR ")
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines() == ["OK"]

@@ -134,6 +134,14 @@ def show(file: str, rule: str | None, size: str | None, fmt: str | None, forbidd
 
 
 @cli.command()
+def pbrain() -> None:
+    """Run the Gomocup brain on stdin/stdout (the same as pbrain-plies; docs/pbrain.md)."""
+    from plies.gomoku.pbrain import main as pbrain_main
+
+    pbrain_main()
+
+
+@cli.command()
 def warmup() -> None:
     """Compile (or load from the numba cache) every kernel."""
     from plies.warmup import run_warmups

@@ -247,6 +247,21 @@ class Board:
             except InvalidMove as exc:
                 raise type(exc)(f"move {i + 1}: {exc}") from None
 
+    def put(self, move: MoveLike, color: int) -> None:
+        """Set up a stone outside the move history: ``color`` 1 (black), 2 (white) or 3 (a
+        blocked cell, as pbrain's field 3 in continuous games). No rule is checked and the move
+        count, side to move and result do not change (position setup for protocols)."""
+        m = self.parse(move)
+        pos = self._pos(m)
+        if self.cells[pos] != EMPTY:
+            raise InvalidMove(f"cell {m} ({m.algebraic(self.height)}) is occupied")
+        if color in (BLACK, WHITE):
+            rules.place(self.cells, self._hash, rules.ZOBRIST, pos, color)
+        elif color == rules.WALL:
+            self.cells[pos] = rules.WALL
+        else:
+            raise InvalidOption(f"cannot put colour {color}: expected 1, 2 or 3")
+
     def undo(self) -> Move:
         """Take back the last move and return it."""
         if not self._history:

@@ -1,19 +1,886 @@
-"""The ``pbrain-plies`` console script: a Gomocup (Piskvork protocol) brain.
+"""``pbrain-plies``: a Gomocup brain speaking the Piskvork protocol (version 2) on stdin/stdout.
 
-A placeholder until the engine exists: it answers every start with an ERROR line.
+Also reachable as ``plies pbrain``. Supported: START, RECTSTART, RESTART, BEGIN, TURN, BOARD,
+INFO, END, ABOUT, TAKEBACK, PLAY, SWAP2BOARD and Yixin's YXBOARD, YXSTOP, YXSHOWFORBID,
+YXHASHCLEAR (docs/pbrain.md).
+
+Threads: a reader thread turns stdin lines into a queue (so YXSTOP and END are seen while a
+search runs), the main thread interprets commands, a worker thread thinks and prints the move,
+and a warm-up thread loads the numba kernels from the moment the process starts. This module
+imports nothing heavy at the top, so ``START`` is answered before numba has loaded.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import queue
+import re
 import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TextIO
+
+from plies import __version__
+
+if TYPE_CHECKING:  # pragma: no cover
+    from plies.gomoku.board import Board
+
+NAME = "pbrain-plies"
+MIN_SIZE, MAX_SIZE = 5, 22  # plies.gomoku.rules.MIN_SIZE / MAX_SIZE (checked by a test)
+MAX_LINE = 65536  # longer lines are cut (the protocol allows it)
+
+OWN, OPP, WALL = 1, 2, 3  # pbrain BOARD fields
+# Gomocup defaults when a manager sends no INFO (those of the reference brain skeleton)
+DEFAULT_INFO = {
+    "timeout_turn": 30_000,
+    "timeout_match": 1_000_000_000,
+    "time_left": 1_000_000_000,
+    "max_memory": 0,
+    "rule": 0,
+    "game_type": 1,
+    "thread_num": 1,
+}
+INT_KEYS = frozenset(
+    {
+        "timeout_turn",
+        "timeout_match",
+        "time_left",
+        "max_memory",
+        "game_type",
+        "rule",
+        "thread_num",
+        "max_depth",
+        "max_node",
+        "debug",
+    }
+)
+DEFAULT_HASH_MB = 64  # with max_memory 0
+FAST_MOVE_S = 0.02  # timeout_turn 0: "play as fast as possible"
+# Reply latency not covered by the search's own deadline (stdin/stdout, thread hand-over,
+# Python after the stop flag): base plus a share of the time limit. Measured: docs/pbrain.md.
+MARGIN_BASE_S = 0.03
+MARGIN_SHARE = 0.03
+MEMORY_SLACK = 24 * 1024 * 1024  # bytes kept free below max_memory (allocator, stacks, I/O)
+FALLBACK_RSS = 260 * 1024 * 1024  # baseline assumed where RSS cannot be read (not Linux)
+
+_COORD = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+_FIELD = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
 
-def main() -> int:
-    """Print the protocol's ``ERROR`` line and exit with status 1."""
-    sys.stdout.write("ERROR pbrain-plies is not implemented yet\n")
-    sys.stdout.flush()
-    return 1
+class BrainError(Exception):
+    """A malformed command or an illegal move: answered ``ERROR <message>``."""
+
+
+def rule_from_info(value: int) -> tuple[str, bool]:
+    """The plies rule name and the continuous-game flag of an ``INFO rule`` bit set
+    (1 exactly five, 2 continuous game, 4 Renju, 8 Caro; 8|1 Caro with exactly five)."""
+    if value < 0:
+        raise BrainError(f"INFO rule {value}: expected a non-negative bit set")
+    continuous = bool(value & 2)
+    if value & 4:
+        return "renju", continuous
+    if value & 8:
+        return ("caro5" if value & 1 else "caro"), continuous
+    return ("standard" if value & 1 else "freestyle"), continuous
+
+
+def parse_xy(text: str, width: int, height: int) -> tuple[int, int]:
+    """``x,y`` on a ``width`` x ``height`` board, or :class:`BrainError`."""
+    m = _COORD.match(text)
+    if not m:
+        raise BrainError(f"cannot read coordinates {text.strip()[:40]!r}: expected x,y")
+    x, y = int(m.group(1)), int(m.group(2))
+    if not (0 <= x < width and 0 <= y < height):
+        raise BrainError(f"{x},{y} is off the {width}x{height} board")
+    return x, y
+
+
+def rss_bytes() -> int | None:
+    """The process's resident set size now (Linux), else None."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def peak_rss_bytes() -> int | None:
+    """The process's peak resident set size (Linux VmHWM), else None."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def thread_bytes(width: int, height: int) -> int:
+    """Memory of one search thread's buffers beyond the shared hash: the (side, move, reply)
+    continuation history dominates, ``2 * cells^2`` int16 over the padded board."""
+    cells = (width + 10) * (height + 10)
+    return 4 * cells * cells + 6 * 1024 * 1024
+
+
+def hash_mb_for(max_memory: int, baseline: int, width: int, height: int, threads: int) -> float:
+    """Hash size in MB under ``max_memory`` bytes (0 = the default), given the baseline RSS."""
+    if max_memory <= 0:
+        return float(DEFAULT_HASH_MB)
+    free = max_memory - baseline - MEMORY_SLACK - threads * thread_bytes(width, height)
+    return max(0.25, min(4096.0, free / (1024 * 1024)))
+
+
+@dataclass
+class Budget:
+    """Time for one move: ``soft`` is the target, ``hard`` the deadline (both seconds from
+    now), ``limit`` the manager's limit the reply must beat."""
+
+    soft: float
+    hard: float
+    limit: float
+    note: str = ""
+
+
+def time_budget(
+    info: dict[str, int],
+    elapsed: float,
+    allocate: Callable[[float], float],
+) -> Budget:
+    """The budget of a move from the INFO keys, with ``elapsed`` seconds already spent since
+    the command arrived and ``allocate(seconds_left)`` the engine's share of a match clock."""
+    turn_ms = info["timeout_turn"]
+    match_ms = info["timeout_match"]
+    limits = []
+    if turn_ms > 0:
+        limits.append(turn_ms / 1000)
+    if match_ms > 0:
+        limits.append(max(0, info["time_left"]) / 1000)
+    limit = min(limits) if limits else float("inf")
+    if turn_ms <= 0:
+        hard = soft = FAST_MOVE_S
+        note = "timeout_turn 0: fast"
+    else:
+        turn = turn_ms / 1000
+        hard = turn - MARGIN_BASE_S - MARGIN_SHARE * turn
+        soft = hard
+        note = f"turn {turn:.3f}s"
+    if match_ms > 0:
+        left = max(0, info["time_left"]) / 1000
+        usable = left - MARGIN_BASE_S - MARGIN_SHARE * min(left, 10.0)
+        share = allocate(max(0.0, usable))
+        soft = min(soft, share)
+        hard = min(hard, 3 * share, usable / 3 if usable > 0 else 0.0)
+        note += f", left {left:.3f}s share {share:.3f}s"
+    hard = max(0.0, hard - elapsed)
+    soft = max(0.0, min(soft - elapsed, hard))
+    return Budget(soft, hard, limit, note)
+
+
+@dataclass
+class Game:
+    """The position as the manager described it: stones in arrival order."""
+
+    width: int = 0
+    height: int = 0
+    stones: list[tuple[int, int, int]] = field(default_factory=list)  # (x, y, field)
+    own_color: int = 0  # 1 black, 2 white, 0 not known yet (empty board)
+    own_next: bool = True  # whether the brain is the side to move
+    used: float = 0.0  # seconds the brain spent on its moves (match clock without time_left)
+
+    def at(self, x: int, y: int) -> int | None:
+        for i, (sx, sy, _) in enumerate(self.stones):
+            if sx == x and sy == y:
+                return i
+        return None
+
+
+class Brain:
+    """The protocol state machine. ``Brain(stdin, stdout).run()`` until END or end of input."""
+
+    def __init__(self, inp: TextIO | None = None, out: TextIO | None = None) -> None:
+        self.inp = inp if inp is not None else sys.stdin
+        self.out = out if out is not None else sys.stdout
+        self._write_lock = threading.Lock()
+        self.lines: queue.Queue[tuple[float, str] | None] = queue.Queue()
+        self.info: dict[str, Any] = dict(DEFAULT_INFO)
+        self.info_sent: set[str] = set()
+        self.debug = os.environ.get("PLIES_PBRAIN_DEBUG", "") not in ("", "0")
+        self.game: Game | None = None
+        self.engine: Any = None
+        self._engine_key: tuple | None = None
+        self._board_cache: Board | None = None
+        self._rules_ready = threading.Event()
+        self._engine_ready = threading.Event()
+        self.warm_error: str | None = None
+        self.warm_seconds: float | None = None
+        self.baseline_rss: int | None = None
+        self._worker: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._new_game = True
+
+    # --- output -----------------------------------------------------------------------------
+    def send(self, line: str) -> None:
+        with self._write_lock:
+            try:
+                self.out.write(line + "\n")
+                self.out.flush()
+            except (OSError, ValueError):
+                pass  # the manager closed our stdout: nothing to tell anyone
+
+    def message(self, text: str) -> None:
+        self.send("MESSAGE " + text)
+
+    def dbg(self, text: str) -> None:
+        if self.debug:
+            self.send("DEBUG " + text)
+
+    # --- start-up ---------------------------------------------------------------------------
+    def start_warmup(self) -> None:
+        threading.Thread(target=self._warmup, name="pbrain-warmup", daemon=True).start()
+
+    def _warmup(self) -> None:
+        start = time.perf_counter()
+        try:
+            from plies.gomoku import rules
+
+            rules.warmup()
+            self._rules_ready.set()
+            from plies.gomoku.board import Board
+            from plies.gomoku.engine import Engine
+
+            engine = Engine("freestyle", 15, hash_mb=0.25)
+            board = Board.from_moves([(7, 7), (8, 8), (7, 8)], 15)
+            engine.search(board, depth=2)
+            engine.vcf(board, max_nodes=100)
+            del engine
+            self.baseline_rss = rss_bytes()
+        except BaseException as exc:  # noqa: BLE001 - reported on the first move
+            self.warm_error = f"{type(exc).__name__}: {exc}"
+        finally:
+            self.warm_seconds = time.perf_counter() - start
+            self._rules_ready.set()
+            self._engine_ready.set()
+
+    # --- input ------------------------------------------------------------------------------
+    def _reader(self) -> None:
+        stream = getattr(self.inp, "buffer", None)
+        try:
+            while True:
+                if stream is not None:
+                    raw = stream.readline(MAX_LINE)
+                    if raw and not raw.endswith(b"\n") and len(raw) >= MAX_LINE:
+                        while True:  # drop the rest of an over-long line
+                            rest = stream.readline(MAX_LINE)
+                            if not rest or rest.endswith(b"\n"):
+                                break
+                    if not raw:
+                        break
+                    text = raw.decode("utf-8", errors="replace")
+                else:
+                    text = self.inp.readline()
+                    if not text:
+                        break
+                self.lines.put((time.perf_counter(), text.rstrip("\r\n").strip("\r")))
+        except (OSError, ValueError):
+            pass
+        self.lines.put(None)
+
+    def _next_line(self) -> tuple[float, str] | None:
+        return self.lines.get()
+
+    def run(self) -> int:
+        """Serve until END or end of input; return the exit status."""
+        threading.Thread(target=self._reader, name="pbrain-reader", daemon=True).start()
+        while True:
+            item = self._next_line()
+            if item is None:
+                self._finish_search(stop=False)
+                return 0
+            t0, line = item
+            if not line.strip():
+                continue
+            word, _, rest = line.strip().partition(" ")
+            cmd = word.upper()
+            if cmd == "END":
+                self._finish_search(stop=True, wait=0.5)
+                return 0
+            if cmd == "YXSTOP":
+                self._finish_search(stop=True)
+                continue
+            if cmd != "INFO":
+                self._finish_search(stop=False)
+            try:
+                self.handle(cmd, rest.strip(), t0, line)
+            except BrainError as exc:
+                self.send(f"ERROR {exc}")
+
+    def _finish_search(self, stop: bool, wait: float | None = None) -> None:
+        """Wait for the running search (stopping it first if asked)."""
+        worker = self._worker
+        if worker is None:
+            return
+        deadline = None if wait is None else time.perf_counter() + wait
+        if stop:
+            self._stop.set()
+        while worker.is_alive():
+            if stop and self.engine is not None:
+                self.engine.stop()
+            worker.join(0.005 if stop else 0.05)
+            if deadline is not None and time.perf_counter() > deadline:
+                return
+        self._worker = None
+
+    def _read_block(self) -> tuple[list[str], bool]:
+        """Lines up to DONE (BOARD, YXBOARD, SWAP2BOARD); the flag says END came instead."""
+        block: list[str] = []
+        while True:
+            item = self._next_line()
+            if item is None:
+                return block, True
+            line = item[1].strip()
+            if not line:
+                continue
+            word = line.split(" ", 1)[0].upper()
+            if word == "DONE":
+                return block, False
+            if word == "END":
+                return block, True
+            block.append(line)
+
+    # --- commands ---------------------------------------------------------------------------
+    def handle(self, cmd: str, arg: str, t0: float, line: str) -> None:
+        if cmd == "START":
+            try:
+                size = int(arg)
+            except ValueError:
+                raise BrainError(f"START {arg[:40]!r}: expected a board size") from None
+            self._start(size, size)
+        elif cmd == "RECTSTART":
+            w, h = self._pair(arg, "RECTSTART")
+            self._start(w, h)
+        elif cmd == "RESTART":
+            game = self._game()
+            self._start(game.width, game.height)
+        elif cmd == "ABOUT":
+            self.send(
+                f'name="{NAME}", version="{__version__}", author="The plies developers", '
+                'country="International", www="https://github.com/plies", '
+                'email="plies@users.noreply.github.com"'
+            )
+        elif cmd == "INFO":
+            self._info(arg)
+        elif cmd == "BEGIN":
+            game = self._game()
+            if game.stones:
+                raise BrainError("BEGIN on a board with stones: send RESTART or BOARD")
+            game.own_color, game.own_next = 1, True
+            self._board_cache = None
+            self._think(t0)
+        elif cmd == "TURN":
+            game = self._game()
+            x, y = parse_xy(arg, game.width, game.height)
+            self._add_stone(x, y, OPP)
+            self._think(t0)
+        elif cmd == "PLAY":
+            game = self._game()
+            x, y = parse_xy(arg, game.width, game.height)
+            self._add_stone(x, y, OWN)
+            self.send(f"{x},{y}")
+        elif cmd == "TAKEBACK":
+            game = self._game()
+            x, y = parse_xy(arg, game.width, game.height)
+            i = game.at(x, y)
+            if i is None:
+                raise BrainError(f"TAKEBACK {x},{y}: no stone there")
+            game.own_next = game.stones[i][2] == OWN
+            del game.stones[i]
+            self._board_cache = None
+            self.send("OK")
+        elif cmd in ("BOARD", "YXBOARD"):
+            block, ended = self._read_block()
+            if ended:
+                self._finish_search(stop=True, wait=0.5)
+                raise SystemExit(0)
+            self._set_board(block)
+            if cmd == "BOARD":
+                self._think(t0)
+        elif cmd == "SWAP2BOARD":
+            block, ended = self._read_block()
+            if ended:
+                raise SystemExit(0)
+            self._swap2(block, t0)
+        elif cmd == "YXSHOWFORBID":
+            self._show_forbid()
+        elif cmd == "YXHASHCLEAR":
+            if self.engine is not None:
+                self.engine.new_game()
+        else:
+            self.send(f"UNKNOWN {line.strip()[:200]}")
+
+    def _pair(self, arg: str, what: str) -> tuple[int, int]:
+        m = _COORD.match(arg)
+        if not m:
+            raise BrainError(f"{what} {arg[:40]!r}: expected width,height")
+        return int(m.group(1)), int(m.group(2))
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise BrainError("no board yet: send START first")
+        return self.game
+
+    def _start(self, width: int, height: int) -> None:
+        if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
+            raise BrainError(
+                f"unsupported size {width}x{height}: plies plays {MIN_SIZE}..{MAX_SIZE} a side"
+            )
+        self.game = Game(width, height)
+        self._board_cache = None
+        self._new_game = True
+        self.info_sent.discard("time_left")
+        self.send("OK")
+
+    def _info(self, arg: str) -> None:
+        key, _, value = arg.strip().partition(" ")
+        key = key.lower()
+        value = value.strip()
+        if not key:
+            raise BrainError("INFO without a key")
+        if key in INT_KEYS:
+            try:
+                number = int(value)
+            except ValueError:
+                raise BrainError(f"INFO {key} {value[:40]!r}: expected an integer") from None
+            if key == "rule":
+                rule_from_info(number)
+            if key == "thread_num" and number < 1:
+                raise BrainError(f"INFO thread_num {number}: expected at least 1")
+            if key == "debug":
+                self.debug = number != 0
+            self.info[key] = number
+            self.info_sent.add(key)
+        else:
+            self.info[key] = value  # folder, evaluate, and keys we do not use
+
+    # --- the position -----------------------------------------------------------------------
+    def _add_stone(self, x: int, y: int, who: int) -> None:
+        game = self._game()
+        if game.own_color == 0:  # the first stone says who is black
+            game.own_color = 1 if who == OWN else 2
+            game.own_next = who == OWN
+            self._board_cache = None
+        if game.own_next != (who == OWN):
+            raise BrainError(f"{x},{y}: it is not {'our' if who == OWN else 'your'} move")
+        board = self.board()
+        try:
+            board.play((x, y))
+        except Exception as exc:
+            raise BrainError(str(exc)) from None
+        game.stones.append((x, y, who))
+        game.own_next = who != OWN
+
+    def board(self) -> Board:
+        """The position as a :class:`Board` (built from the stones when they changed)."""
+        if self._board_cache is None:
+            game = self._game()
+            self._board_cache = self._build(game.stones, game.own_color or 1, game.own_next)
+        return self._board_cache
+
+    def _build(self, stones: list[tuple[int, int, int]], own_color: int, own_next: bool) -> Board:
+        """A Board from stones in arrival order, with the side to move. The stones of each
+        colour keep their order (Renju positions arrive in move order); stones that cannot
+        alternate (continuous games) and blocked cells (field 3) are set up outside the move
+        history, which only decides the side to move."""
+        self._rules_ready.wait()
+        from plies.gomoku.board import Board
+
+        game = self._game()
+        rule, _ = rule_from_info(int(self.info["rule"]))
+        own = [(x, y) for x, y, f in stones if f == OWN]
+        opp = [(x, y) for x, y, f in stones if f == OPP]
+        black, white = (own, opp) if own_color == 1 else (opp, own)
+        black_next = own_next == (own_color == 1)
+        if black_next:
+            k = min(len(black), len(white))
+            history = [m for pair in zip(black[:k], white[:k], strict=True) for m in pair]
+        elif black:
+            k = min(len(white), len(black) - 1)
+            history = [black[0]] + [
+                m for pair in zip(white[:k], black[1 : k + 1], strict=True) for m in pair
+            ]
+        else:
+            raise BrainError("white to move on a board without black stones")
+        board = Board(width=game.width, height=game.height, rule=rule)
+        try:
+            for i, m in enumerate(history):
+                board.play(m)
+                if board.is_over and i < len(history) - 1:
+                    raise BrainError(f"the position already has a winner at {m[0]},{m[1]}")
+            placed = set(history)
+            for color, group in ((1, black), (2, white)):
+                for m in group:
+                    if m not in placed:
+                        board.put(m, color)
+            for x, y, f in stones:
+                if f == WALL:
+                    board.put((x, y), 3)
+        except BrainError:
+            raise
+        except Exception as exc:
+            raise BrainError(str(exc)) from None
+        return board
+
+    def _parse_block(self, block: list[str], with_field: bool) -> list[tuple[int, int, int]]:
+        game = self._game()
+        stones: list[tuple[int, int, int]] = []
+        seen: set[tuple[int, int]] = set()
+        for line in block:
+            if with_field:
+                m = _FIELD.match(line)
+                if not m:
+                    raise BrainError(f"cannot read board line {line[:40]!r}: expected x,y,field")
+                x, y, f = int(m.group(1)), int(m.group(2)), int(m.group(3))
+                if f not in (OWN, OPP, WALL):
+                    raise BrainError(f"board line {line[:40]!r}: field must be 1, 2 or 3")
+            else:
+                m = _FIELD.match(line) or _COORD.match(line)
+                if not m:
+                    raise BrainError(f"cannot read board line {line[:40]!r}: expected x,y")
+                x, y, f = int(m.group(1)), int(m.group(2)), 0
+            if not (0 <= x < game.width and 0 <= y < game.height):
+                raise BrainError(f"{x},{y} is off the {game.width}x{game.height} board")
+            if (x, y) in seen:
+                raise BrainError(f"{x},{y} appears twice")
+            seen.add((x, y))
+            stones.append((x, y, f))
+        return stones
+
+    def _set_board(self, block: list[str]) -> None:
+        stones = self._parse_block(block, with_field=True)
+        own = sum(1 for s in stones if s[2] == OWN)
+        opp = sum(1 for s in stones if s[2] == OPP)
+        # the brain is to move: with as many stones as the opponent it started (black)
+        own_color = 1 if own >= opp else 2
+        board = self._build(stones, own_color, True)
+        game = self._game()
+        game.stones, game.own_color, game.own_next = stones, own_color, True
+        self._board_cache = board
+
+    def _show_forbid(self) -> None:
+        game = self._game()
+        rule, _ = rule_from_info(int(self.info["rule"]))
+        points = []
+        if rule == "renju" and game.stones:
+            points = self.board().forbidden_points()
+        elif rule == "renju":
+            points = []
+        self.send("FORBID " + "".join(f"{m.x:02d}{m.y:02d}" for m in points) + ".")
+
+    # --- thinking ---------------------------------------------------------------------------
+    def _think(self, t0: float) -> None:
+        self._stop.clear()
+        self._worker = threading.Thread(
+            target=self._think_worker, args=(t0,), name="pbrain-search", daemon=True
+        )
+        self._worker.start()
+
+    def _think_worker(self, t0: float) -> None:
+        try:
+            x, y = self.choose_move(t0)
+            game = self._game()
+            game.used += time.perf_counter() - t0
+            self._add_stone(x, y, OWN)
+            self.send(f"{x},{y}")
+        except BrainError as exc:
+            self.send(f"ERROR {exc}")
+        except Exception as exc:  # noqa: BLE001 - a brain must answer, never die
+            self.send(f"ERROR internal error: {type(exc).__name__}: {exc}")
+
+    def _clock(self) -> dict[str, int]:
+        """The INFO time keys; without time_left this game, the match time minus our use."""
+        clock = {k: int(self.info[k]) for k in ("timeout_turn", "timeout_match", "time_left")}
+        if "time_left" not in self.info_sent and clock["timeout_match"] > 0 and self.game:
+            clock["time_left"] = clock["timeout_match"] - int(1000 * self.game.used)
+        return clock
+
+    def _wait_engine(self, t0: float) -> bool:
+        """Wait for the kernels while the move's time allows; False if they are not ready."""
+        limit = time_budget(self._clock(), time.perf_counter() - t0, lambda s: s / 3).hard
+        end = time.perf_counter() + limit
+        while not self._engine_ready.wait(0.01):
+            if self._stop.is_set() or time.perf_counter() >= end:
+                return False
+        if self.warm_error is not None:
+            raise BrainError(f"the engine failed to load: {self.warm_error}")
+        return True
+
+    def _ensure_engine(self) -> Any:
+        """The engine for the current rule, size, threads and memory (re-created on change)."""
+        from plies.gomoku.engine import Engine
+
+        game = self._game()
+        rule, _ = rule_from_info(int(self.info["rule"]))
+        threads = max(1, int(self.info.get("thread_num", 1)))
+        key = (rule, game.width, game.height, threads, int(self.info["max_memory"]))
+        if self.engine is None or self._engine_key != key:
+            if self.engine is not None:
+                self.engine = None
+                import gc
+
+                gc.collect()
+            baseline = rss_bytes() or self.baseline_rss or FALLBACK_RSS
+            hash_mb = hash_mb_for(
+                int(self.info["max_memory"]), baseline, game.width, game.height, threads
+            )
+            self.engine = Engine(
+                rule,
+                width=game.width,
+                height=game.height,
+                hash_mb=hash_mb,
+                threads=threads,
+            )
+            self._engine_key = key
+            self._new_game = False
+            self.dbg(
+                f"engine {rule} {game.width}x{game.height} threads {threads} hash "
+                f"{hash_mb:.1f} MB (baseline RSS {baseline / 2**20:.0f} MB, "
+                f"max_memory {int(self.info['max_memory']) / 2**20:.0f} MB)"
+            )
+        elif self._new_game:
+            self.engine.new_game()
+            self._new_game = False
+        return self.engine
+
+    def choose_move(self, t0: float) -> tuple[int, int]:
+        board = self.board()
+        if board.is_over:
+            raise BrainError("the game is over: no move to make")
+        if len(board) == 0 and not self._game().stones:
+            return board.width // 2, board.height // 2  # the empty board: the centre, at once
+        if not self._wait_engine(t0):
+            m = self._fallback(board)
+            self.message(f"kernels still loading: quick move {m[0]},{m[1]}")
+            return m
+        engine = self._ensure_engine()
+        budget = time_budget(
+            self._clock(),
+            time.perf_counter() - t0,
+            lambda left: engine.allocate_time(board, left),
+        )
+        self.dbg(f"time soft {budget.soft:.3f}s hard {budget.hard:.3f}s ({budget.note})")
+        result = self._search(engine, board, budget)
+        if result.move is None:
+            return self._fallback(board)
+        return result.move.x, result.move.y
+
+    def _search(self, engine: Any, board: Board, budget: Budget, multipv: int = 1):
+        start = time.perf_counter()
+        state = {"best": None, "score": None}
+
+        def on_iteration(r) -> None:
+            elapsed = time.perf_counter() - start
+            self.message(self._describe(r, elapsed))
+            prev_best, prev_score = state["best"], state["score"]
+            unstable = prev_best is not None and (
+                r.move != prev_best or (prev_score is not None and r.score < prev_score - 60)
+            )
+            state["best"], state["score"] = r.move, r.score
+            target = budget.soft * (2.0 if unstable else 1.0)
+            if self._stop.is_set() or elapsed >= min(target, budget.hard) * 0.62:
+                engine.stop()
+
+        depth = self.info.get("max_depth")
+        nodes = self.info.get("max_node")
+        result = engine.search(
+            board,
+            depth=depth if depth and depth > 0 else None,
+            nodes=nodes if nodes and nodes > 0 else None,
+            movetime=budget.hard,
+            multipv=multipv,
+            info=on_iteration,
+        )
+        return result
+
+    @staticmethod
+    def _describe(r, elapsed: float) -> str:
+        pv = " ".join(f"{m.x},{m.y}" for m in r.pv[:12])
+        if r.score_text.startswith(("win", "loss")):
+            ev = r.score_text
+        else:
+            ev = f"{r.score:+d} ({100 * r.win_probability:.0f}%)"
+        return (
+            f"depth {r.depth}-{r.seldepth} ev {ev} n {r.nodes} "
+            f"n/s {int(r.nodes / elapsed) if elapsed > 0 else 0} tm {int(elapsed * 1000)} ms "
+            f"pv {pv}"
+        )
+
+    def _fallback(self, board: Board) -> tuple[int, int]:
+        """A legal move without the engine: win now, else block a five, else near the centre."""
+        from plies.gomoku import rules
+
+        me = board.to_move
+        moves = board.moves()
+        if not moves:
+            raise BrainError("no legal move")
+        stride = board.stride
+        for color in (me, 3 - me):
+            for m in moves:
+                pos = (m.y + rules.PAD) * stride + m.x + rules.PAD
+                if rules.makes_five(board.cells, stride, pos, color, board.rule_code):
+                    return m.x, m.y
+        last = board.last_move
+        cx, cy = (last.x, last.y) if last else (board.width // 2, board.height // 2)
+        best = min(moves, key=lambda m: (max(abs(m.x - cx), abs(m.y - cy)), abs(m.x - cx)))
+        return best.x, best.y
+
+    # --- swap2 ------------------------------------------------------------------------------
+    def _swap2(self, block: list[str], t0: float) -> None:
+        from plies.gomoku.board import Board
+
+        game = self._game()
+        stones = self._parse_block(block, with_field=False)
+        if len(stones) not in (0, 3, 5):
+            raise BrainError(f"SWAP2BOARD with {len(stones)} stones: expected 0, 3 or 5")
+        rule, _ = rule_from_info(int(self.info["rule"]))
+        try:
+            board = Board.from_moves(
+                [(x, y) for x, y, _ in stones], width=game.width, height=game.height, rule=rule
+            )
+        except Exception as exc:
+            raise BrainError(str(exc)) from None
+        if board.is_over:
+            raise BrainError("SWAP2BOARD position is already decided")
+        self._stop.clear()
+        self._worker = threading.Thread(
+            target=self._swap2_worker, args=(board, t0), name="pbrain-swap2", daemon=True
+        )
+        self._worker.start()
+
+    def _swap2_worker(self, board: Board, t0: float) -> None:
+        try:
+            self.send(self.swap2_answer(board, t0))
+        except BrainError as exc:
+            self.send(f"ERROR {exc}")
+        except Exception as exc:  # noqa: BLE001
+            self.send(f"ERROR internal error: {type(exc).__name__}: {exc}")
+
+    def swap2_answer(self, board: Board, t0: float) -> str:
+        """The swap2 decision with the engine's evaluation (docs/pbrain.md, SWAP2BOARD)."""
+        if not self._wait_engine(t0):
+            raise BrainError("the engine is still loading")
+        engine = self._ensure_engine()
+        total = time_budget(self._clock(), time.perf_counter() - t0, lambda s: s / 10)
+        n = len(board)
+        if n == 0:
+            answer = self._swap2_open(board, engine, total)
+            opening = board.copy()
+            opening.play_moves([tuple(map(int, xy.split(","))) for xy in answer.split()])
+            self._adopt(opening, [])
+            return answer
+        b = Budget(total.soft / 2, total.hard / 2, total.limit)
+        r = self._search(engine, board, b)
+        s = r.score  # for the side to move: white after 3 stones and after 5
+        if n == 5:
+            if s > 0 and r.move is not None:
+                self._adopt(board, [r.move])
+                return f"{r.move.x},{r.move.y}"
+            self._adopt(board, [])
+            return "SWAP"
+        if s < -SWAP2_MARGIN or r.move is None:
+            self._adopt(board, [])
+            return "SWAP"
+        if s > SWAP2_MARGIN:
+            self._adopt(board, [r.move])
+            return f"{r.move.x},{r.move.y}"
+        # balanced: add a white and a black stone so that the position stays balanced
+        fourth = r.move
+        after = board.copy()
+        after.play(fourth)
+        rest = Budget(
+            max(0.0, total.soft - (time.perf_counter() - t0)) / 2,
+            max(0.0, total.hard - (time.perf_counter() - t0)) / 1.5,
+            total.limit,
+        )
+        r5 = self._search(engine, after, rest, multipv=6)
+        lines = r5.lines or []
+        if not lines:
+            self._adopt(board, [fourth])
+            return f"{fourth.x},{fourth.y}"
+        fifth = min(lines, key=lambda ln: abs(ln.score)).move
+        self._adopt(board, [fourth, fifth])
+        return f"{fourth.x},{fourth.y} {fifth.x},{fifth.y}"
+
+    def _swap2_open(self, board: Board, engine: Any, total: Budget) -> str:
+        """Three opening stones whose position is closest to balanced for white to move."""
+        w, h = board.width, board.height
+        cx, cy = w // 2, h // 2
+        candidates = [
+            [(cx, cy), (cx + 1, cy), (cx + 1, cy + 2)],
+            [(cx, cy), (cx + 1, cy + 1), (cx - 1, cy + 2)],
+            [(cx, cy), (cx + 1, cy), (cx - 2, cy + 1)],
+            [(cx, cy), (cx + 1, cy + 1), (cx + 3, cy)],
+            [(cx, cy), (cx + 2, cy), (cx - 1, cy + 2)],
+            [(cx, cy), (cx + 1, cy - 1), (cx + 2, cy + 2)],
+        ]
+        best, best_score = None, None
+        each = Budget(total.soft / len(candidates), total.hard / len(candidates), total.limit)
+        for moves in candidates:
+            if not all(0 <= x < w and 0 <= y < h for x, y in moves):
+                continue
+            trial = board.copy()
+            try:
+                trial.play_moves(moves)
+            except Exception:  # noqa: BLE001 - a candidate illegal under the rule
+                continue
+            if trial.is_over:
+                continue
+            r = self._search(engine, trial, each)
+            if best_score is None or abs(r.score) < best_score:
+                best, best_score = moves, abs(r.score)
+            if self._stop.is_set():
+                break
+        if best is None:
+            best = candidates[0]
+        return " ".join(f"{x},{y}" for x, y in best)
+
+    def _adopt(self, board: Board, extra: list) -> None:
+        """Make the swap2 position plus ``extra`` (our added stones) the current game, the
+        brain owning the colour of the last stone (after SWAP: the colour that just moved),
+        the opponent to move. Managers send BOARD next anyway."""
+        game = self._game()
+        final = board.copy()
+        for m in extra:
+            final.play(m)
+        own_color = 1 if len(final) % 2 == 1 else 2
+        game.stones = [
+            (m.x, m.y, OWN if (1 if i % 2 == 0 else 2) == own_color else OPP)
+            for i, m in enumerate(final.history)
+        ]
+        game.own_color, game.own_next = own_color, False
+        self._board_cache = None
+
+
+SWAP2_MARGIN = 150  # centi-units: beyond it a swap2 position counts as decided for one side
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the brain on stdin/stdout until END; the exit status is 0."""
+    sys.setswitchinterval(0.001)  # the reader and search threads share the GIL politely
+    brain = Brain()
+    brain.start_warmup()
+    try:
+        status = brain.run()
+    except SystemExit as exc:
+        status = int(exc.code or 0)
+    except KeyboardInterrupt:
+        status = 130
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+    os._exit(status)  # do not wait for the search or warm-up threads
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
