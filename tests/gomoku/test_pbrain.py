@@ -250,12 +250,15 @@ def test_plies_pbrain_verb_and_console_script():
     assert proc.stdout.splitlines()[1].startswith('name="pbrain-plies"')
 
 
-def test_start_answers_before_the_kernels_load():
+def test_start_waits_for_the_kernels_then_moves_fast():
     b = BrainProcess()
     t = b.send("START 15")
     when, line = b.reply()
-    assert line == "OK" and when - t < 0.5
-    assert b.move("BEGIN") == (7, 7)
+    assert line == "OK" and when - t < pbrain.START_WAIT_S
+    b.send("INFO timeout_turn 200")
+    t = b.send("TURN 7,7")
+    when, line = b.reply()
+    assert when - t < 0.2 and line != "ERROR"
     b.close()
 
 

@@ -58,6 +58,7 @@ INT_KEYS = frozenset(
     }
 )
 DEFAULT_HASH_MB = 64  # with max_memory 0
+START_WAIT_S = 15.0  # START waits this long at most for the kernels (docs/pbrain.md)
 FAST_MOVE_S = 0.02  # timeout_turn 0: "play as fast as possible"
 # Reply latency not covered by the search's own deadline (stdin/stdout, thread hand-over,
 # Python after the stop flag): base plus a share of the time limit. Measured: docs/pbrain.md.
@@ -441,6 +442,10 @@ class Brain:
         self._board_cache = None
         self._new_game = True
         self.info_sent.discard("time_left")
+        # Kernels load from numba's cache in about 1.5 s from process start: answer OK once
+        # they are in, so that no move clock pays for them. A compile (empty cache, ~40 s)
+        # takes longer than START_WAIT_S: then OK goes out and early moves fall back.
+        self._engine_ready.wait(START_WAIT_S)
         self.send("OK")
 
     def _info(self, arg: str) -> None:
