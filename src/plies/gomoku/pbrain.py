@@ -62,8 +62,9 @@ START_WAIT_S = 15.0  # START waits this long at most for the kernels (docs/pbrai
 FAST_MOVE_S = 0.02  # timeout_turn 0: "play as fast as possible"
 # Reply latency not covered by the search's own deadline (stdin/stdout, thread hand-over,
 # Python after the stop flag): base plus a share of the time limit. Measured: docs/pbrain.md.
-MARGIN_BASE_S = 0.03
-MARGIN_SHARE = 0.03
+MARGIN_BASE_S = 0.05
+MARGIN_SHARE = 0.04
+MARGIN_MAX_S = 0.3
 MEMORY_SLACK = 24 * 1024 * 1024  # bytes kept free below max_memory (allocator, stacks, I/O)
 FALLBACK_RSS = 260 * 1024 * 1024  # baseline assumed where RSS cannot be read (not Linux)
 
@@ -166,12 +167,12 @@ def time_budget(
         note = "timeout_turn 0: fast"
     else:
         turn = turn_ms / 1000
-        hard = turn - MARGIN_BASE_S - MARGIN_SHARE * turn
+        hard = turn - min(MARGIN_MAX_S, MARGIN_BASE_S + MARGIN_SHARE * turn)
         soft = hard
         note = f"turn {turn:.3f}s"
     if match_ms > 0:
         left = max(0, info["time_left"]) / 1000
-        usable = left - MARGIN_BASE_S - MARGIN_SHARE * min(left, 10.0)
+        usable = left - min(MARGIN_MAX_S, MARGIN_BASE_S + MARGIN_SHARE * left)
         share = allocate(max(0.0, usable))
         soft = min(soft, share)
         hard = min(hard, 3 * share, usable / 3 if usable > 0 else 0.0)
@@ -679,6 +680,12 @@ class Brain:
         result = self._search(engine, board, budget)
         if result.move is None:
             return self._fallback(board)
+        if not board.is_legal(result.move):
+            # the engine's emergency move (search stopped before its first iteration) can be
+            # a Renju forbidden point: never send it
+            m = self._fallback(board)
+            self.message(f"engine move {result.move.x},{result.move.y} illegal: {m[0]},{m[1]}")
+            return m
         return result.move.x, result.move.y
 
     def _search(self, engine: Any, board: Board, budget: Budget, multipv: int = 1):
