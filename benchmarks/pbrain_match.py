@@ -65,6 +65,8 @@ def main() -> int:
         if result.failure is not None:
             failures[result.failure.kind] = failures.get(result.failure.kind, 0) + 1
             print("FAILURE", result.failure.kind, result.failure.message, flush=True)
+            for line in result.failure.output[-12:]:
+                print("    ", line[:160], flush=True)
         print(
             f"game {len(report.results):3d}: {result.outcome.reason:24s} "
             f"{len(result.moves):3d} moves, {result.seconds:5.1f} s, "
