@@ -125,8 +125,7 @@ class SearchContext(NamedTuple):
 def new_tt(megabytes: float) -> tuple[np.ndarray, np.ndarray]:
     """A transposition table of about ``megabytes`` MB (16 bytes an entry, buckets of 4)."""
     entries = max(4, int(megabytes * 1024 * 1024) // 16)
-    buckets = 1 << max(0, (entries // 4).bit_length() - 1)
-    n = buckets * 4
+    n = entries // 4 * 4
     return np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.uint64)
 
 
@@ -210,10 +209,18 @@ def _pack(move: int, score: int, depth: int, bound: int, age: int) -> np.uint64:
 
 
 @njit(cache=True, nogil=True)
+def tt_bucket(key: np.uint64, n: int) -> int:
+    """First entry of ``key``'s bucket in a table of ``n`` entries (any multiple of 4): the
+    key's high 32 bits scaled to the bucket count (multiply-shift), so a table may use its
+    whole memory budget, not only a power of two."""
+    scaled = (key >> np.uint64(32)) * np.uint64(n >> 2)
+    return np.int64(scaled >> np.uint64(32)) * 4
+
+
+@njit(cache=True, nogil=True)
 def tt_probe(ctx, key: np.uint64):
     """(found, move, score, depth, bound) for ``key``."""
-    n = ctx.tt_keys.shape[0]
-    base = int(key & np.uint64(n - 1)) & ~3
+    base = tt_bucket(key, ctx.tt_keys.shape[0])
     for i in range(base, base + 4):
         data = ctx.tt_data[i]
         if ctx.tt_keys[i] ^ data == key and data != 0:
@@ -231,8 +238,7 @@ def tt_probe(ctx, key: np.uint64):
 @njit(cache=True, nogil=True)
 def tt_store(ctx, key: np.uint64, move: int, score: int, depth: int, bound: int) -> None:
     """Store with depth-age replacement: the same position, else the shallowest or oldest."""
-    n = ctx.tt_keys.shape[0]
-    base = int(key & np.uint64(n - 1)) & ~3
+    base = tt_bucket(key, ctx.tt_keys.shape[0])
     age = ctx.stats[S_AGE] & 0xFF
     victim = base
     worst = 1 << 30
@@ -474,8 +480,10 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         if nfive >= 2 and ply > 0:
             return -(WIN - ply - 2)
         forced = V.first_cell_of_class(st, o, C_FIVE)
-        if V.forbidden_for(st, side, forced) and ply > 0:
-            return -(WIN - ply - 2)
+        if V.forbidden_for(st, side, forced):
+            if ply > 0:
+                return -(WIN - ply - 2)
+            forced = -1  # the root must still name a move it may play: every move loses
     elif st.counts[s, C_FLEX4] > 0 and ply > 0 and real_threat_exists(st, s, C_FLEX4):
         return WIN - ply - 3
 
