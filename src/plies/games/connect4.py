@@ -75,6 +75,7 @@ class ConnectFour:
     solvers' test sets); ``ConnectFour([3, 3, 4, 2])`` takes 0-based column numbers.
     """
 
+    max_utility = 1  # win/loss/draw: a proven win cannot be bettered
     __slots__ = ("geo", "bb", "heights", "history", "winner", "material")
 
     def __init__(self, moves: str | Iterable[int] = "", width: int = 7, height: int = 6) -> None:

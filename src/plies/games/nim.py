@@ -13,6 +13,7 @@ class Nim:
     The player to move wins exactly when the XOR of the heaps (the nim-sum) is not zero.
     """
 
+    max_utility = 1  # win/loss/draw: a proven win cannot be bettered
     __slots__ = ("heaps", "history", "player")
 
     def __init__(self, heaps: Iterable[int] = (3, 4, 5)) -> None:

@@ -14,6 +14,7 @@ _ZOBRIST = ZobristTable(9, 2, seed=9)
 class TicTacToe:
     """A tic-tac-toe position with its history (implements the plies.search Game protocol)."""
 
+    max_utility = 1  # win/loss/draw: a proven win cannot be bettered
     __slots__ = ("cells", "history", "winner", "key")
 
     def __init__(self, moves: str | list[int] = "") -> None:

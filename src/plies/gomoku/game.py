@@ -19,6 +19,7 @@ from plies.search.agents import INT, register_game
 class GomokuGame:
     """A thin adapter: every call goes to the wrapped :class:`Board` (kept as ``board``)."""
 
+    max_utility = 1  # win/loss/draw: a proven win cannot be bettered
     __slots__ = ("board",)
 
     def __init__(self, board: Board | None = None) -> None:

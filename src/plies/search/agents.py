@@ -85,7 +85,7 @@ class NegamaxAgent(SearchAgent):
     """Negamax (or the solver) keeping its transposition table from move to move."""
 
     def __init__(
-        self, name: str, search: Callable[..., SearchResult], hash_bits: int = 20, **options: Any
+        self, name: str, search: Callable[..., SearchResult], hash_bits: int = 18, **options: Any
     ) -> None:
         super().__init__(name, search, **options)
         self.hash_bits = hash_bits

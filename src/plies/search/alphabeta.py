@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from plies.search.game import Game, move_lister, require_live, with_undo
+from plies.search.game import Game, is_final, move_lister, require_live, with_undo
 from plies.search.limits import Budget, Limits, SearchStopped
 from plies.search.minimax import leaf_value
 from plies.search.result import SearchResult
-from plies.search.scores import INFINITY, is_decisive, terminal_score
+from plies.search.scores import INFINITY, terminal_score
 
 
 def alphabeta(
@@ -94,6 +94,6 @@ def alphabeta(
         depth=depth if depth is not None else len(best_pv),
         nodes=budget.nodes,
         time=budget.elapsed(),
-        proven=not stopped and (not cut[0] or is_decisive(best)),
+        proven=not stopped and (not cut[0] or is_final(g, best)),
         algorithm="alphabeta",
     )

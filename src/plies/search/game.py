@@ -13,6 +13,11 @@ Players are numbered 0 and 1. A game object holds one position and changes it in
   a margin such as boxes won).
 * ``copy()`` returns an independent game at the same position.
 
+Optional attribute ``max_utility``: the largest utility a player can get (1 for win/loss
+games). With it, a proven win of that size (or loss) ends iterative deepening at once;
+without it, only a search that reached the end of every line counts as proven, since a
+deeper search might find a bigger margin.
+
 Optional methods, used when present (see :class:`HashableGame` and friends):
 ``hash_key()`` (an int identifying the position *including* whose turn it is), enabling
 transposition tables and MCTS tree reuse; ``evaluate()`` (a heuristic score for the player
@@ -100,6 +105,14 @@ class PlayoutGame(Game, Protocol):
     def random_playout(self, rng: random.Random) -> Sequence[float]:
         """Play random moves to the end; return ``returns()``; leave the position unchanged."""
         ...
+
+
+def is_final(game: Any, score: float) -> bool:
+    """Whether a decisive ``score`` cannot be improved on: a win or loss of ``max_utility``."""
+    from plies.search.scores import is_decisive, score_value
+
+    top = getattr(game, "max_utility", None)
+    return top is not None and is_decisive(score) and abs(score_value(score)) >= top
 
 
 def require_live(game: Game) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from plies.search.game import Game, move_lister, require_live, with_undo
+from plies.search.game import Game, is_final, move_lister, require_live, with_undo
 from plies.search.result import SearchResult
-from plies.search.scores import INFINITY, is_decisive, terminal_score
+from plies.search.scores import INFINITY, terminal_score
 
 
 def leaf_value(game: Any) -> float:
@@ -61,6 +61,6 @@ def minimax(game: Game, depth: int | None = None) -> SearchResult:
         depth=depth if depth is not None else len(pv),
         nodes=counter[0],
         time=time.perf_counter() - start,
-        proven=not cut[0] or is_decisive(score),
+        proven=not cut[0] or is_final(g, score),
         algorithm="minimax",
     )

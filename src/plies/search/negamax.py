@@ -12,11 +12,11 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from plies.search.game import Game, move_lister, require_live, with_undo
+from plies.search.game import Game, is_final, move_lister, require_live, with_undo
 from plies.search.limits import Budget, Limits, SearchStopped
 from plies.search.minimax import leaf_value
 from plies.search.result import SearchResult
-from plies.search.scores import INFINITY, from_tt, is_decisive, terminal_score, to_tt
+from plies.search.scores import INFINITY, from_tt, terminal_score, to_tt
 from plies.search.tt import EXACT, FULL_DEPTH, LOWER, UPPER, TranspositionTable
 
 _nextafter = math.nextafter
@@ -214,7 +214,7 @@ def negamax(
     Deepens from 1 ply to ``depth`` (``None``: until the result is proven or a limit hits).
     ``movetime`` (seconds), ``nodes`` and ``stop`` (a ``threading.Event``) interrupt the
     search; the result is then the last finished iteration's (at least one legal move is
-    always returned). The table (``tt``, a fresh 2**20-slot one by default) is used when the
+    always returned). The table (``tt``, a fresh 2**18-slot one by default) is used when the
     game has ``hash_key()``; pass your own to keep it between moves. ``iterative=False``
     searches ``depth`` plies at once. Leaves at the depth limit use ``evaluate()`` (0 if the
     game has none). The game is left as found.
@@ -229,14 +229,17 @@ def solve(
     nodes: int | None = None,
     stop: Any = None,
     tt: TranspositionTable | None = None,
+    iterative: bool = True,
 ) -> SearchResult:
     """The exact game-theoretic value and a best move: negamax to the end of the game.
 
-    No heuristic is used. ``result.value`` is the utility for the player to move and
+    No heuristic is used (unfinished lines count 0 while deepening). Iterative deepening
+    (the default) finds quick wins at once and orders moves for the deeper passes;
+    ``iterative=False`` searches to the end in one pass. ``result.value`` is the utility for the player to move and
     ``result.score`` also tells how many plies the result takes (see ``scores``). If a limit
     interrupts the search, ``proven`` is False and the move is the table's best guess.
     """
-    return _run(game, None, movetime, nodes, stop, tt, True, True, False, False, "solve")
+    return _run(game, None, movetime, nodes, stop, tt, True, True, iterative, False, "solve")
 
 
 def _run(
@@ -274,7 +277,7 @@ def _run(
         except SearchStopped:
             break
         exhausted = engine.cuts == cuts_before
-        proven = exhausted or is_decisive(score)
+        proven = exhausted or is_final(g, score)
         best = (score, move, d, proven)
         info["root"] = scored
         scored_sorted = sorted(scored, key=lambda ms: ms[1], reverse=True)

@@ -30,11 +30,11 @@ Entry = tuple[int, int, int, float, Any, int]
 
 
 class TranspositionTable:
-    """``2**bits`` slots (default 2**20, about a million positions)."""
+    """``2**bits`` slots (default 2**18: 262,144 positions, about 20 MB when full)."""
 
     __slots__ = ("bits", "shift", "slots", "generation", "stores", "hits")
 
-    def __init__(self, bits: int = 20) -> None:
+    def __init__(self, bits: int = 18) -> None:
         if not 1 <= bits <= 30:
             raise InvalidOption(f"transposition table bits must be 1..30, not {bits}")
         self.bits = bits
