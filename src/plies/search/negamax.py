@@ -235,9 +235,10 @@ def solve(
 
     No heuristic is used (unfinished lines count 0 while deepening). Iterative deepening
     (the default) finds quick wins at once and orders moves for the deeper passes;
-    ``iterative=False`` searches to the end in one pass. ``result.value`` is the utility for the player to move and
-    ``result.score`` also tells how many plies the result takes (see ``scores``). If a limit
-    interrupts the search, ``proven`` is False and the move is the table's best guess.
+    ``iterative=False`` searches to the end in one pass. ``result.value`` is the utility for
+    the player to move and ``result.score`` also tells how many plies the result takes (see
+    ``scores``). If a limit interrupts the search, ``proven`` is False and the move is the
+    table's best guess.
     """
     return _run(game, None, movetime, nodes, stop, tt, True, True, iterative, False, "solve")
 
@@ -257,11 +258,12 @@ def _run(
 ) -> SearchResult:
     require_live(game)
     g = with_undo(game)
-    budget = Budget(Limits(depth=depth, movetime=movetime, nodes=nodes, stop=stop))
-    budget.nodes = 1
+    limits = Limits(depth=depth, movetime=movetime, nodes=nodes, stop=stop)
     if tt is None:
         tt = TranspositionTable()
     tt.new_search()
+    budget = Budget(limits)  # the clock starts after the table is allocated
+    budget.nodes = 1
     engine = _Negamax(g, tt, budget, pvs, ordered, use_eval)
     moves = list(engine.lister())
     max_depth = depth if depth is not None else FULL_DEPTH
