@@ -270,6 +270,7 @@ def _run(
     depths = range(1, max_depth + 1) if iterative else [max_depth]
     best = (leaf_value(g) if use_eval else 0, moves[0], 0, False)  # score, move, depth, proven
     info: dict[str, Any] = {}
+    pv = [moves[0]]
     for d in depths:
         if d > 1 and budget.expired():
             break
@@ -281,13 +282,13 @@ def _run(
         exhausted = engine.cuts == cuts_before
         proven = exhausted or is_final(g, score)
         best = (score, move, d, proven)
+        pv = engine.principal_variation(move, d)  # now, before a later pass overwrites entries
         info["root"] = scored
         scored_sorted = sorted(scored, key=lambda ms: ms[1], reverse=True)
         moves = [m for m, _ in scored_sorted]  # best first at the next iteration
         if proven:
             break
     score, move, reached, proven = best
-    pv = engine.principal_variation(move, max(reached, 1)) if reached else [move]
     if reached >= FULL_DEPTH or (proven and depth is None):
         reached = len(pv)
     info["tt_stores"], info["tt_hits"] = tt.stores, tt.hits
