@@ -105,5 +105,9 @@ def test_connect_four_mcts_beats_random_and_resets():
         )
         assert result == (1, -1)
         mcts_agent.reset()
+        assert mcts_agent.mcts._root is None
+    mcts_agent.select_move(make_game("connect4"))
+    mcts_agent.new_game()  # the name plies.arena calls
+    assert mcts_agent.mcts._root is None
     quick = make_agent("connect4-negamax?depth=2")
     assert quick.select_move(make_game("connect4")) in range(7)

@@ -2,7 +2,8 @@
 
 An agent has a ``name`` and ``select_move(game)``, which returns a legal move for the
 position ``game`` is in and leaves ``game`` unchanged; ``reset()`` (optional) starts a new
-game. The registry builds agents from specs such as ``connect4-mcts?iterations=2000``,
+game (the built-in agents also answer to ``new_game()``, the name plies.arena calls). The
+registry builds agents from specs such as ``connect4-mcts?iterations=2000``,
 ``tictactoe-alphabeta?depth=9``, ``nim-random`` or ``connect4-negamax?movetime=0.5``: the
 name is ``<game>-<algorithm>``, the options follow ``?`` as ``key=value`` pairs joined by
 ``&``. A leading ``plies:`` is accepted.
@@ -60,6 +61,8 @@ class RandomAgent:
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
 
+    new_game = reset  # the name plies.arena's AgentPlayer calls
+
 
 class SearchAgent:
     """Plays the move of a search function called as ``search(game, **options)``.
@@ -79,6 +82,10 @@ class SearchAgent:
 
     def reset(self) -> None:
         self.last_result = None
+
+    def new_game(self) -> None:
+        """The name plies.arena's AgentPlayer calls: same as :meth:`reset`."""
+        self.reset()
 
 
 class NegamaxAgent(SearchAgent):
@@ -115,6 +122,8 @@ class MCTSAgent:
     def reset(self) -> None:
         self.mcts.reset()
         self.last_result = None
+
+    new_game = reset  # the name plies.arena's AgentPlayer calls
 
 
 # --- option parsing -------------------------------------------------------------------------
