@@ -187,3 +187,21 @@ def test_ray_backend_plays_a_few_games():
     report = run_match(config)
     assert len(report.results) == 4
     assert sorted(r.job.index for r in report.results) == [0, 1, 2, 3]
+
+
+def test_search_library_agents_play_in_the_arena() -> None:
+    # plies.search's Gomoku agents run through AgentPlayer (reset() before each game)
+    config = build_config(
+        ["plies:gomoku-alphabeta?depth=1", "plies:random?seed=1"],
+        size="7",
+        games=2,
+        concurrency=1,
+    )
+    report = run_match(config)
+    assert len(report.results) == 2
+    assert all(r.failure is None for r in report.results)
+
+
+def test_unknown_search_agent_option_is_a_one_line_error() -> None:
+    with pytest.raises(InvalidOption, match="depht"):
+        run_match(build_config(["plies:gomoku-alphabeta?depht=1", "plies:random"], games=2))

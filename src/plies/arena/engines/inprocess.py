@@ -151,7 +151,7 @@ class AgentPlayer(Player):
         self._move_text = move_text
 
     def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
-        reset = getattr(self.agent, "new_game", None)
+        reset = getattr(self.agent, "reset", None)  # optional in plies.search's Agent protocol
         if callable(reset):
             reset()
 

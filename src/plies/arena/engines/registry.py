@@ -47,3 +47,27 @@ def _register_builtins() -> None:
 
     _FACTORIES.setdefault("gomoku", GomokuEnginePlayer)
     _FACTORIES.setdefault("random", RandomPlayer)
+    # the generic search library's Gomoku agents: plies:gomoku-mcts?iterations=500, ...
+    for algorithm in ("minimax", "alphabeta", "negamax", "montecarlo", "mcts"):
+        _FACTORIES.setdefault(f"gomoku-{algorithm}", _gomoku_agent_factory(f"gomoku-{algorithm}"))
+
+
+def _gomoku_agent_factory(agent_name: str) -> EngineFactory:
+    """A factory wrapping ``plies.search.agents.make_agent(agent_name?options)``."""
+
+    def factory(options: dict[str, str], name: str):
+        from plies.arena.engines.inprocess import AgentPlayer
+        from plies.gomoku.game import GomokuGame
+        from plies.search.agents import make_agent
+
+        query = "&".join(f"{key}={value}" for key, value in options.items())
+        agent = make_agent(agent_name + (f"?{query}" if query else ""))
+        return AgentPlayer(
+            agent,
+            name,
+            frozenset({"gomoku"}),
+            lambda referee: GomokuGame(referee.board.copy()),
+            lambda move: move.pbrain(),
+        )
+
+    return factory
