@@ -243,8 +243,12 @@ def judge_move(
     opening: str | None,
     t: Translator,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    best_after: PositionEval | None = None,
 ) -> MoveReview:
-    """The verdict on ``move`` (the ``ply``-th move) from the analyses before and after it."""
+    """The verdict on ``move`` (the ``ply``-th move) from the analyses before and after it.
+
+    ``best_after`` is the analysis of the position after the engine's best move instead: when
+    the opponent wins by force there too, the position was already lost."""
     from plies.gomoku.engine.api import win_probability
 
     mover = before.facts.get("to_move", PLAYERS[(ply - 1) % 2])
@@ -323,6 +327,8 @@ def judge_move(
             refutation = {"kind": kind, "line": ref}
             facts["opponent_wins"] = refutation
     lost_before = top is not None and best_score < -WIN_BOUND
+    if best_after is not None and opp_wins_after and _wins(best_after):
+        lost_before = True
 
     mv, best = move, (top.move if top else None)
     P, O = t(mover), t(opp)
@@ -392,13 +398,6 @@ def judge_move(
                 notes.append(
                     t("note_passive", move=mv, best=best, threat=t(f"threat_{best_makes}"))
                 )
-            if (
-                best
-                and _edge_distance(move, width, height) <= 1
-                and _edge_distance(best, width, height) >= 2
-            ):
-                categories.append("edge_play")
-                notes.append(t("note_edge", move=mv, best=best))
         if classification == "forced":
             if theirs.get("five"):
                 notes.append(t("note_forced_four", move=mv, opp=O))
@@ -428,6 +427,14 @@ def judge_move(
                     after=round(100 * wp_after),
                 )
             )
+    if (
+        classification in BAD_CLASSES
+        and best
+        and _edge_distance(move, width, height) <= 1
+        and _edge_distance(best, width, height) >= 2
+    ):
+        categories.append("edge_play")
+        notes.append(t("note_edge", move=mv, best=best))
     return MoveReview(
         ply=ply,
         player=mover,
@@ -448,6 +455,13 @@ def judge_move(
         depth=before.depth,
         nodes=before.nodes,
     )
+
+
+def _wins(pos: PositionEval) -> bool:
+    """The side to move of an analysed position wins by force (solver line or proven score)."""
+    if pos.terminal is not None:
+        return pos.terminal == "win"
+    return bool(pos.facts.get("vcf") or pos.facts.get("vct")) or pos.score > WIN_BOUND
 
 
 def _is_forced(move: str, own: dict, theirs: dict, lines: Sequence[LineEval]) -> bool:
@@ -524,24 +538,52 @@ def review_record(
     if renju is not None:
         name = renju.name_vi if lang == "vi" else renju.name
         opening = t("opening_name", name=name, number=renju.number, kind=t(renju.kind))
-    reviews = []
-    for i, m in enumerate(moves):
-        if i not in evals or i + 1 not in evals:
-            continue
-        reviews.append(
-            judge_move(
-                i + 1,
-                _alg(board, m),
-                evals[i],
-                evals.get(i + 1),
-                width=board.width,
-                height=board.height,
-                book=i < book_plies,
-                opening=opening,
-                t=t,
-                thresholds=thresholds,
+
+    def judge_all(verified: dict[int, PositionEval]) -> list[MoveReview]:
+        out = []
+        for i, m in enumerate(moves):
+            if i not in evals or i + 1 not in evals:
+                continue
+            out.append(
+                judge_move(
+                    i + 1,
+                    _alg(board, m),
+                    evals[i],
+                    evals.get(i + 1),
+                    width=board.width,
+                    height=board.height,
+                    book=i < book_plies,
+                    opening=opening,
+                    t=t,
+                    thresholds=thresholds,
+                    best_after=verified.get(i),
+                )
             )
+        return out
+
+    reviews = judge_all({})
+    # a move that lets the opponent win by force is a blunder only if the engine's best move
+    # holds: analyse the position after the best move too (only for those moves)
+    suspects = [
+        r.ply - 1
+        for r in reviews
+        if "opponent_wins" in r.facts and r.best_move and r.classification not in ("book", "lost")
+        and r.best_move != r.move
+    ]  # fmt: skip
+    if suspects and complete:
+        extra = []
+        for i in suspects:
+            alt = Board(width=board.width, height=board.height, rule=board.rule, forbidden="loses")
+            alt.play_moves(moves[:i])
+            alt.play(reviews[[r.ply for r in reviews].index(i + 1)].best_move)
+            extra.append(
+                (cache_key(alt, budget), GomokuJob(tuple((m.x, m.y) for m in alt.history)))
+            )
+        raw2, complete = analyse_positions(
+            extra, factory, workers=min(workers, len(extra)), cache=cache
         )
+        verified = {suspects[k]: PositionEval.from_dict(v) for k, v in raw2.items()}
+        reviews = judge_all(verified)
     winner = {1: "black", 2: "white"}.get(board.winner) if board.is_over else None
     result = winner or ("draw" if board.is_full else record.result)
     summary = summarise(reviews, PLAYERS, result=result, opening=opening)

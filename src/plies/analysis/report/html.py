@@ -110,9 +110,8 @@ _JS = r"""
   }
   function drawBoard() {
     const svg = document.getElementById("board");
-    const old = document.getElementById("stones");
-    if (old) old.remove();
-    const g = el("g", {id: "stones"});
+    svg.querySelectorAll(".stones").forEach(function (o) { o.remove(); });
+    const g = el("g", {"class": "stones"});
     const upto = showBest && cur > 0 ? cur - 1 : cur;
     let last = null;
     for (let k = 0; k < upto; k++) last = stone(g, moves[k], k + 1, k % 2 === 0, false);
@@ -162,7 +161,7 @@ _JS = r"""
       c.addEventListener("click", function (ev) { ev.stopPropagation(); go(m.ply); });
       svg.appendChild(c);
     });
-    svg.appendChild(el("text", {x: pad, y: ch - 4, "class": "coord", "text-anchor": "start"},
+    svg.appendChild(el("text", {x: pad, y: ch - 2, "font-size": 11, fill: "#555"},
       T.chart_label));
   }
   function chartClick(ev) {
@@ -302,10 +301,10 @@ def render_html(review: Review) -> str:
 <section id="left" class="panel">
 {board}
 <div class="controls">
-<button id="btn-first" title="Home">⏮ {escape(t["first"])}</button>
+<button id="btn-first" title="Home">« {escape(t["first"])}</button>
 <button id="btn-prev" title="←">◀ {escape(t["previous"])}</button>
 <button id="btn-next" title="→">{escape(t["next"])} ▶</button>
-<button id="btn-last" title="End">{escape(t["last"])} ⏭</button>
+<button id="btn-last" title="End">{escape(t["last"])} »</button>
 <button id="btn-best" title="B">{escape(t["show_best"])}</button>
 <span id="counter"></span>
 </div>

@@ -47,6 +47,7 @@ def board_svg(
         y = MARGIN + j * CELL
         out.append(f'<line x1="{MARGIN}" y1="{y}" x2="{w - MARGIN}" y2="{y}" stroke="#5a4326"/>')
         out.append(f'<text x="{MARGIN - 16}" y="{y + 4}" class="coord">{height - j}</text>')
+    out.append('<g class="stones">')
     for k, square in enumerate(moves):
         x, y = square_xy(square, height)
         cx, cy = MARGIN + x * CELL, MARGIN + y * CELL
@@ -70,5 +71,5 @@ def board_svg(
             f'<path d="M{cx - d} {cy - d}L{cx + d} {cy + d}M{cx - d} {cy + d}L{cx + d} {cy - d}" '
             f'stroke="#d0342c" stroke-width="3"/>'
         )
-    out.append("</svg>")
+    out.append("</g></svg>")
     return "".join(out)
