@@ -98,8 +98,10 @@ def cli() -> None:
 
 
 @cli.command()
-def demo() -> None:
-    """Replay the bundled sample game (Renju, 15x15) and show how it ends."""
+@click.option("--html", "html_out", metavar="OUT", help="Also review the game; write the report.")
+def demo(html_out: str | None) -> None:
+    """Replay the bundled sample game (Renju, 15x15) and show how it ends; with --html, review
+    it (a small fixed budget) and write the HTML report."""
     record = example_record()
     board = record.to_board(forbidden="loses")
     out = _console()
@@ -109,6 +111,10 @@ def demo() -> None:
     comment = record.properties.get("C")
     if comment:
         out.print(Text("\n" + " ".join(comment.split())), soft_wrap=False)
+    if html_out:
+        from plies.analysis.gomoku import review_demo
+
+        review_demo(record, html_out, out)
 
 
 @cli.command()

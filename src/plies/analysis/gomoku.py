@@ -683,3 +683,24 @@ def review_file(
     if html_out:
         write_html(review, html_out)
     return review
+
+
+DEMO_BUDGET = Budget(nodes=8000, solver_nodes=8000)
+
+
+def review_demo(record: GameRecord, html_out: str, console) -> Review:
+    """``plies demo --html OUT``: review the sample game at a small fixed budget (cached),
+    print the notable moves and write the HTML report."""
+    from plies.analysis.cache import ReviewCache
+    from plies.analysis.report.html import write_html
+    from plies.analysis.report.terminal import ReviewProgress, print_review
+    from plies.analysis.review import default_workers
+
+    with ReviewCache() as cache, ReviewProgress(console) as progress:
+        review = review_record(
+            record, DEMO_BUDGET, workers=default_workers(), cache=cache, on_progress=progress
+        )
+    print_review(review, console, notable_only=True)
+    write_html(review, html_out)
+    console.print(f"review written to {html_out}")
+    return review
