@@ -43,6 +43,8 @@ WIN = 30000
 WIN_BOUND = WIN - 1000
 DEFAULT_VCF_NODES = 200_000
 DEFAULT_VCT_NODES = 30_000
+# a VCT win counts as missed only when its line is at most this long (6 attacker moves)
+MAX_MISSED_VCT_PLIES = 11
 
 # threat kinds, strongest first, with the engine's threat class numbers (engine/state.py)
 THREAT_KINDS = (
@@ -290,8 +292,12 @@ def judge_move(
     if blocks:
         facts["blocks"] = blocks[0]
 
-    win_line = before.facts.get("vcf") or before.facts.get("vct")
-    win_kind = "vcf" if before.facts.get("vcf") else ("vct" if before.facts.get("vct") else None)
+    vct = before.facts.get("vct")
+    if vct is not None and len(vct) > MAX_MISSED_VCT_PLIES:
+        facts["long_vct"] = vct  # a win too deep to blame the player for missing it
+        vct = None
+    win_line = before.facts.get("vcf") or vct
+    win_kind = "vcf" if before.facts.get("vcf") else ("vct" if vct else None)
     had_win = win_line is not None or (top is not None and top.score > WIN_BOUND)
     if had_win:
         facts["had_win"] = {
