@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/plies demo
+	$(BIN)/plies demo --html demo-review.html
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

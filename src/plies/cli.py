@@ -98,8 +98,10 @@ def cli() -> None:
 
 
 @cli.command()
-def demo() -> None:
-    """Replay the bundled sample game (Renju, 15x15) and show how it ends."""
+@click.option("--html", "html_out", metavar="OUT", help="Also review the game; write the report.")
+def demo(html_out: str | None) -> None:
+    """Replay the bundled sample game (Renju, 15x15) and show how it ends; with --html, review
+    it (a small fixed budget) and write the HTML report."""
     record = example_record()
     board = record.to_board(forbidden="loses")
     out = _console()
@@ -109,6 +111,10 @@ def demo() -> None:
     comment = record.properties.get("C")
     if comment:
         out.print(Text("\n" + " ".join(comment.split())), soft_wrap=False)
+    if html_out:
+        from plies.analysis.gomoku import review_demo
+
+        review_demo(record, html_out, out)
 
 
 @cli.command()
@@ -481,6 +487,36 @@ def match(sprt, alpha, beta, sprt_model, **kw) -> None:
 def tournament(fmt, **kw) -> None:
     """Play a round robin or gauntlet between two or more engines: standings and crosstable."""
     _run_arena("tournament", fmt, kw)
+
+
+
+# --- plies analyze (game review) ---------------------------------------------------------------
+@cli.command()
+@click.argument("file", type=str)
+@click.option("--rule", type=click.Choice(RULE_NAMES, case_sensitive=False), help="The rule.")
+@click.option("--size", metavar="N|WxH", help="Board size, replacing the record's.")
+@click.option("--movetime", type=float, help="Seconds per position (default 0.5).")
+@click.option("--depth", type=int, help="Search depth per position instead of a time.")
+@click.option("--nodes", type=int, help="Nodes per position instead of a time (deterministic).")
+@click.option("--threads", type=int, default=1, show_default=True, help="Threads per search.")
+@click.option("--workers", type=int, help="Positions analysed at once (default: cores - 1).")
+@click.option("--lang", type=click.Choice(["en", "vi"]), default="en", show_default=True)
+@click.option("--json", "json_out", metavar="OUT", help="Write the review as JSON.")
+@click.option("--html", "html_out", metavar="OUT", help="Write the HTML report.")
+@click.option("--book", metavar="FILE", help="An opening book: one line of moves per line.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the analysis cache.")
+@click.option("--all-moves/--notable", default=True, help="Table of all moves or notable ones.")
+def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, json_out,
+            html_out, book, no_cache, all_moves) -> None:  # fmt: skip
+    """Review a game: every move judged, mistakes and missed wins explained (FILE or - for
+    stdin: .psq, .sgf or a move list)."""
+    from plies.analysis.gomoku import review_file
+
+    review_file(
+        file, rule=rule, size=size, movetime=movetime, depth=depth, nodes=nodes,
+        threads=threads, workers=workers, lang=lang, json_out=json_out, html_out=html_out,
+        book=book, use_cache=not no_cache, notable_only=not all_moves, console=_console(),
+    )  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:

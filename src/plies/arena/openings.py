@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import random
 import re
-from importlib import resources
 from pathlib import Path
 
 from plies.arena.game import GameSetup, Opening
 from plies.errors import InvalidOption, InvalidRecord, PliesError
+from plies.gomoku import openings as gomoku_openings
 
 RENJU26 = "renju26"
 _INT = re.compile(r"[+-]?\d+")
@@ -23,16 +23,13 @@ _INT = re.compile(r"[+-]?\d+")
 
 def renju_openings(setup: GameSetup) -> list[Opening]:
     """The 26 standard Renju openings (first three stones), centred on the board."""
-    text = resources.files("plies.arena.data").joinpath("renju26.txt").read_text("utf-8")
-    openings = []
-    for line in text.splitlines():
-        body = line.split("#", 1)[0].strip()
-        if not body:
-            continue
-        cells = [tuple(int(v) for v in pair.split(",")) for pair in body.split()]
-        moves = tuple(f"{x - 7 + setup.width // 2},{y - 7 + setup.height // 2}" for x, y in cells)
-        openings.append(Opening(moves, name=f"{RENJU26}:{len(openings) + 1}"))
-    return openings
+    return [
+        Opening(
+            tuple(m.pbrain() for m in o.moves_on(setup.width, setup.height)),
+            name=f"{RENJU26}:{o.number}",
+        )
+        for o in gomoku_openings.renju_openings()
+    ]
 
 
 def parse_offset_line(line: str, setup: GameSetup) -> tuple[str, ...]:

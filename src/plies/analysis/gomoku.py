@@ -1,0 +1,712 @@
+"""Game review for the Gomoku family: positions analysed by the engine and the threat solvers,
+moves judged with exact threat facts and explained in the player's language.
+
+Every position of the game (before each move, and the final one) is analysed once: MultiPV
+search, the side to move's threat cells (where it would make a five, open four, four-three,
+four, double three, open three) and the opponent's, a VCF and a VCT for the side to move,
+and the opponent's VCF as if it were to move (the threat the mover has to meet). A move is
+then judged from the analyses before and after it (see docs/review.md for the rules).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from plies.analysis.i18n import Translator, translator
+from plies.analysis.review import (
+    BAD_CLASSES,
+    DEFAULT_THRESHOLDS,
+    Budget,
+    LineEval,
+    MoveReview,
+    PositionEval,
+    Review,
+    Thresholds,
+    analyse_positions,
+    classify_loss,
+    move_accuracy,
+    summarise,
+    worse,
+)
+from plies.gomoku.board import Board
+from plies.gomoku.notation import Move
+from plies.gomoku.openings import OpeningBook, identify_renju_opening
+from plies.gomoku.records import GameRecord
+
+ANALYSIS_VERSION = "gomoku-1"
+PLAYERS = ("black", "white")
+WIN = 30000
+WIN_BOUND = WIN - 1000
+DEFAULT_VCF_NODES = 200_000
+DEFAULT_VCT_NODES = 30_000
+# a VCT win counts as missed only when its line is at most this long (6 attacker moves)
+MAX_MISSED_VCT_PLIES = 11
+
+# threat kinds, strongest first, with the engine's threat class numbers (engine/state.py)
+THREAT_KINDS = (
+    ("five", 6),
+    ("open_four", 5),
+    ("four_three", 4),
+    ("four", 3),
+    ("double_three", 2),
+    ("three", 1),
+)
+
+
+@dataclass(frozen=True)
+class GomokuJob:
+    """One position to analyse: the moves leading to it (pbrain x, y)."""
+
+    moves: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class AnalyserFactory:
+    """Builds a :class:`GomokuAnalyser` (picklable: sent to each worker process)."""
+
+    rule: str
+    width: int
+    height: int
+    budget: Budget
+    hash_mb: float = 32
+
+    def __call__(self) -> GomokuAnalyser:
+        return GomokuAnalyser(self.rule, self.width, self.height, self.budget, self.hash_mb)
+
+
+class GomokuAnalyser:
+    """One engine, analysing positions one at a time (``analyser(job) -> dict``)."""
+
+    def __init__(self, rule: str, width: int, height: int, budget: Budget, hash_mb: float = 32):
+        from plies.gomoku.engine import Engine
+
+        self.rule, self.width, self.height, self.budget = rule, width, height, budget
+        self.engine = Engine(
+            rule, width=width, height=height, hash_mb=hash_mb, threads=budget.threads
+        )
+
+    def __call__(self, job: GomokuJob) -> dict[str, Any]:
+        board = Board(width=self.width, height=self.height, rule=self.rule, forbidden="loses")
+        board.play_moves([Move(x, y) for x, y in job.moves])
+        return analyse_position(self.engine, board, self.budget).to_dict()
+
+
+def _alg(board: Board, m: Move) -> str:
+    return m.algebraic(board.height)
+
+
+def threat_cells(board: Board, tables) -> dict[str, dict[str, list[str]]]:
+    """For each colour, the empty cells where a stone of that colour makes each threat kind
+    (``five``, ``open_four`` (or a double four), ``four_three``, ``four``, ``double_three``,
+    ``three``); Renju forbidden points are left out for black."""
+    from plies.gomoku.engine import state as ST
+    from plies.gomoku.rules import PAD
+
+    st, _ = ST.state_from_board(board, tables)
+    stride = board.width + 2 * PAD
+    out: dict[str, dict[str, list[str]]] = {}
+    for side, colour in enumerate(PLAYERS):
+        classes = st.cls[side] & 7
+        cells: dict[str, list[str]] = {kind: [] for kind, _ in THREAT_KINDS}
+        for pos in np.flatnonzero((classes >= 1) & (classes <= 6) & (st.cells == 0)):
+            m = Move(int(pos) % stride - PAD, int(pos) // stride - PAD)
+            kind = next(k for k, c in THREAT_KINDS if c == classes[pos])
+            if side == 0 and board.rule == "renju" and kind != "five" and board.is_forbidden(m):
+                continue
+            cells[kind].append(_alg(board, m))
+        out[colour] = cells
+    return out
+
+
+def _null_move_vcf(engine, board: Board, max_nodes: int) -> list[Move] | None:
+    """The VCF the opponent of the side to move would have if it could move now."""
+    from plies.gomoku.engine import state as ST
+    from plies.gomoku.engine import vcf as V
+
+    grid = board.to_array()
+    black = [(int(x), int(y)) for y, x in zip(*np.nonzero(grid == 1), strict=True)]
+    white = [(int(x), int(y)) for y, x in zip(*np.nonzero(grid == 2), strict=True)]
+    side = 3 - board.to_move
+    st, tb = ST.state_from_stones(
+        board.width, board.height, board.rule_code, black, white, side, engine.tables
+    )
+    keys, depth = V.new_vcf_tt()
+    seq = np.zeros(2 * V.MAX_VCF_DEPTH + 4, dtype=np.int64)
+    n = V.vcf(st, tb, 64, max_nodes, keys, depth, seq, np.zeros(1, np.int64), np.zeros(1, np.int64))
+    if n <= 0:
+        return None
+    return [engine._to_move(p) for p in seq[:n]]
+
+
+def analyse_position(engine, board: Board, budget: Budget) -> PositionEval:
+    """Search, threat cells and solver lines of one position (see the module docstring)."""
+    from plies.gomoku.engine.api import win_probability
+
+    ply = len(board)
+    to_move = PLAYERS[board.to_move - 1]
+    if board.is_over:
+        if board.winner:
+            terminal = "win" if board.winner == board.to_move else "loss"
+        else:
+            terminal = "draw"
+        score = {"win": WIN, "loss": -WIN, "draw": 0}[terminal]
+        line = [_alg(board, m) for m in board.winning_line or []]
+        return PositionEval(
+            ply,
+            score=score,
+            win_probability={"win": 1.0, "loss": 0.0, "draw": 0.5}[terminal],
+            terminal=terminal,
+            facts={"to_move": to_move, "winning_line": line},
+        )
+    if budget.deterministic:
+        engine.new_game()
+    result = engine.search(
+        board, depth=budget.depth, nodes=budget.nodes, movetime=budget.movetime,
+        multipv=budget.multipv,
+    )  # fmt: skip
+    lines = [
+        LineEval(_alg(board, ln.move), ln.score, win_probability(ln.score), [
+            _alg(board, m) for m in ln.pv
+        ])
+        for ln in result.lines
+    ]  # fmt: skip
+    lines.sort(key=lambda ln: -ln.score)
+    if lines and result.move is not None and lines[0].move != _alg(board, result.move):
+        # keep the engine's choice first when a secondary line's bound looks higher
+        top = next(ln for ln in lines if ln.move == _alg(board, result.move))
+        lines.remove(top)
+        lines.insert(0, top)
+    cells = threat_cells(board, engine.tables)
+    vcf_nodes = budget.solver_nodes or DEFAULT_VCF_NODES
+    vcf = engine.vcf(board, max_nodes=vcf_nodes)
+    vct = None
+    if vcf is None:
+        if budget.solver_time is not None:
+            vct = engine.vct(board, max_nodes=10_000_000, movetime=budget.solver_time)
+        else:
+            vct = engine.vct(board, max_nodes=budget.solver_nodes or DEFAULT_VCT_NODES)
+    opponent = PLAYERS[2 - board.to_move]
+    opp_vcf = None
+    if not cells[opponent]["five"]:
+        opp_vcf = _null_move_vcf(engine, board, vcf_nodes)
+    best = lines[0] if lines else None
+    return PositionEval(
+        ply,
+        lines=lines,
+        score=best.score if best else 0,
+        win_probability=best.win_probability if best else 0.5,
+        depth=result.depth,
+        nodes=result.nodes,
+        seconds=round(result.time, 3),
+        facts={
+            "to_move": to_move,
+            "threats": cells,
+            "vcf": [_alg(board, m) for m in vcf] if vcf else None,
+            "vct": [_alg(board, m) for m in vct] if vct else None,
+            "opponent_vcf": [_alg(board, m) for m in opp_vcf] if opp_vcf else None,
+        },
+    )
+
+
+def cache_key(board: Board, budget: Budget) -> str:
+    """The cache key of a position: hash and side to move, rule, size, budget, version."""
+    return (
+        f"{ANALYSIS_VERSION}:{board.rule}:{board.width}x{board.height}:"
+        f"{board.hash:016x}:{len(board)}:{board.to_move}:{budget.key()}"
+    )
+
+
+# --- judging ----------------------------------------------------------------------------------
+
+
+def _edge_distance(square: str, width: int, height: int) -> int:
+    x = ord(square[0]) - ord("a")
+    y = height - int(square[1:])
+    return min(x, y, width - 1 - x, height - 1 - y)
+
+
+def _made(cells: dict[str, list[str]], square: str) -> str | None:
+    return next((kind for kind, _ in THREAT_KINDS if square in cells.get(kind, [])), None)
+
+
+def judge_move(
+    ply: int,
+    move: str,
+    before: PositionEval,
+    after: PositionEval | None,
+    *,
+    width: int,
+    height: int,
+    book: bool,
+    opening: str | None,
+    t: Translator,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    best_after: PositionEval | None = None,
+) -> MoveReview:
+    """The verdict on ``move`` (the ``ply``-th move) from the analyses before and after it.
+
+    ``best_after`` is the analysis of the position after the engine's best move instead: when
+    the opponent wins by force there too, the position was already lost."""
+    from plies.gomoku.engine.api import win_probability
+
+    mover = before.facts.get("to_move", PLAYERS[(ply - 1) % 2])
+    opp = PLAYERS[1 - PLAYERS.index(mover)]
+    threats = before.facts.get("threats", {})
+    own, theirs = threats.get(mover, {}), threats.get(opp, {})
+    lines = before.lines
+    top = lines[0] if lines else None
+
+    candidates = [ln.score for ln in lines if ln.move == move]
+    if after is not None:
+        candidates.append(-after.score)
+    played_score = max(candidates) if candidates else (top.score if top else 0)
+    best_score = max(top.score if top else played_score, played_score)
+    is_best = top is None or move == top.move or played_score >= top.score
+    wp_before = win_probability(best_score)
+    wp_after = win_probability(played_score)
+    loss = max(0.0, wp_before - wp_after)
+    classification = classify_loss(loss, is_best, thresholds)
+    categories: list[str] = []
+    notes: list[str] = []
+    facts: dict[str, Any] = {}
+
+    made = _made(own, move)
+    if after is not None and after.terminal == "loss":
+        made = "five" if after.facts.get("winning_line") else made
+    if made:
+        facts["makes"] = made
+    blocks = []
+    if theirs.get("five") and move in theirs["five"]:
+        blocks.append("four")
+    elif (
+        theirs.get("open_four")
+        and after is not None
+        and after.terminal is None
+        and not after.facts.get("threats", {}).get(opp, {}).get("open_four")
+    ):
+        blocks.append("three")
+    if blocks:
+        facts["blocks"] = blocks[0]
+
+    vct = before.facts.get("vct")
+    if vct is not None and len(vct) > MAX_MISSED_VCT_PLIES:
+        facts["long_vct"] = vct  # a win too deep to blame the player for missing it
+        vct = None
+    win_line = before.facts.get("vcf") or vct
+    win_kind = "vcf" if before.facts.get("vcf") else ("vct" if vct else None)
+    had_win = win_line is not None or (top is not None and top.score > WIN_BOUND)
+    if had_win:
+        facts["had_win"] = {
+            "kind": win_kind or "search",
+            "line": win_line or (top.pv if top else []),
+        }
+    still_wins = (
+        played_score > WIN_BOUND
+        or made in ("five", "open_four")
+        or (win_line is not None and move == win_line[0])
+    )
+    if had_win and still_wins:
+        played_score = max(played_score, WIN_BOUND + 1)
+        best_score = max(best_score, played_score)
+        wp_after = win_probability(played_score)
+        wp_before = win_probability(best_score)
+        loss = max(0.0, wp_before - wp_after)
+        classification = "best" if is_best else "excellent"
+    threat_before = bool(theirs.get("five") or theirs.get("open_four")) or bool(
+        before.facts.get("opponent_vcf")
+    )
+    if before.facts.get("opponent_vcf"):
+        facts["opponent_threat"] = {"kind": "vcf", "line": before.facts["opponent_vcf"]}
+    refutation = None
+    opp_wins_after = False
+    if after is not None and after.terminal is None:
+        ref = after.facts.get("vcf") or after.facts.get("vct")
+        kind = "vcf" if after.facts.get("vcf") else "vct"
+        if ref is None and after.score > WIN_BOUND and after.lines:
+            ref, kind = after.lines[0].pv, "search"
+        if ref is not None:
+            opp_wins_after = True
+            refutation = {"kind": kind, "line": ref}
+            facts["opponent_wins"] = refutation
+    lost_before = top is not None and best_score < -WIN_BOUND
+    if best_after is not None and opp_wins_after and _wins(best_after):
+        lost_before = True
+
+    mv, best = move, (top.move if top else None)
+    P, O = t(mover), t(opp)
+    if book:
+        classification = "book"
+        notes.append(t("note_book", move=mv, opening=opening or t("book")))
+    elif made == "five":
+        classification = "best"
+        notes.append(t("note_five", move=mv, player=P))
+    elif lost_before:
+        classification = "lost"
+        notes.append(t("note_lost", player=P, opp=O))
+    elif had_win and not still_wins:
+        classification = "missed_win"
+        categories.append("missed_win")
+        notes.append(
+            t(
+                "note_missed_win",
+                move=mv,
+                player=P,
+                how=t(f"by_{win_kind or 'search'}"),
+                line=_line_text(facts["had_win"]["line"]),
+            )
+        )
+    else:
+        forced = _is_forced(move, own, theirs, lines)
+        if opp_wins_after and not is_best:
+            classification = worse(classification, "blunder")
+        if classification == "best" and forced:
+            classification = "forced"
+        if opp_wins_after and not is_best:
+            assert refutation is not None
+            if threat_before:
+                categories.append("failed_defence")
+                threat = _threat_text(t, theirs, before.facts.get("opponent_vcf"))
+                notes.append(
+                    t(
+                        "note_failed_defence_late" if blocks else "note_failed_defence",
+                        move=mv,
+                        opp=O,
+                        threat=threat,
+                        how=t(f"by_{refutation['kind']}"),
+                        line=_line_text(refutation["line"]),
+                    )
+                )
+            else:
+                categories.append("missed_threat")
+                notes.append(
+                    t(
+                        "note_missed_threat",
+                        move=mv,
+                        opp=O,
+                        how=t(f"by_{refutation['kind']}"),
+                        line=_line_text(refutation["line"]),
+                    )
+                )
+        if classification in BAD_CLASSES:
+            best_makes = _made(own, best) if best else None
+            if (
+                best_makes
+                and not made
+                and not threat_before
+                and not theirs.get("three")
+                and "missed_threat" not in categories
+            ):
+                categories.append("passive_play")
+                notes.append(
+                    t("note_passive", move=mv, best=best, threat=t(f"threat_{best_makes}"))
+                )
+        if classification == "forced":
+            if theirs.get("five"):
+                notes.append(t("note_forced_four", move=mv, opp=O))
+            else:
+                notes.append(t("note_forced", move=mv))
+        if made and made != "five":
+            key = "note_makes_" + made
+            if win_line is not None and move == win_line[0]:
+                notes.append(
+                    t("note_starts_win", move=mv, threat=t(f"threat_{made}"),
+                      how=t(f"by_{win_kind}"), line=_line_text(win_line))
+                )  # fmt: skip
+            else:
+                notes.append(t(key, move=mv))
+        elif win_line is not None and move == win_line[0]:
+            notes.append(t("note_starts_win_quiet", move=mv, how=t(f"by_{win_kind}"),
+                           line=_line_text(win_line)))  # fmt: skip
+        if blocks and classification != "forced" and "failed_defence" not in categories:
+            notes.append(t("note_blocks_" + blocks[0], move=mv, opp=O))
+        if classification in BAD_CLASSES and best:
+            notes.append(
+                t(
+                    "note_better",
+                    best=best,
+                    line=_line_text(top.pv if top else [best]),
+                    before=round(100 * wp_before),
+                    after=round(100 * wp_after),
+                )
+            )
+    if (
+        classification in BAD_CLASSES
+        and best
+        and _edge_distance(move, width, height) <= 1
+        and _edge_distance(best, width, height) >= 2
+    ):
+        categories.append("edge_play")
+        notes.append(t("note_edge", move=mv, best=best))
+    return MoveReview(
+        ply=ply,
+        player=mover,
+        move=move,
+        classification=classification,
+        categories=categories,
+        win_probability_before=wp_before,
+        win_probability_after=wp_after,
+        loss=loss if classification != "book" else 0.0,
+        accuracy=move_accuracy(loss if classification != "book" else 0.0),
+        score_before=int(best_score),
+        score_after=int(played_score),
+        best_move=best,
+        best_line=list(top.pv) if top else [],
+        lines=list(lines),
+        facts=facts,
+        explanation=" ".join(notes),
+        depth=before.depth,
+        nodes=before.nodes,
+    )
+
+
+def _wins(pos: PositionEval) -> bool:
+    """The side to move of an analysed position wins by force (solver line or proven score)."""
+    if pos.terminal is not None:
+        return pos.terminal == "win"
+    return bool(pos.facts.get("vcf") or pos.facts.get("vct")) or pos.score > WIN_BOUND
+
+
+def _is_forced(move: str, own: dict, theirs: dict, lines: Sequence[LineEval]) -> bool:
+    """The move is the only one that does not lose: the single block of a four, or the only
+    engine line that is not a proven loss."""
+    if own.get("five"):
+        return False
+    fives = set(theirs.get("five", []))
+    if fives:
+        return fives == {move}
+    if len(lines) >= 2 and lines[0].move == move and lines[0].score >= -WIN_BOUND:
+        return all(ln.score < -WIN_BOUND for ln in lines[1:])
+    return False
+
+
+def _line_text(line: Sequence[str]) -> str:
+    return " ".join(line)
+
+
+def _threat_text(t: Translator, theirs: dict, opp_vcf: list[str] | None) -> str:
+    if theirs.get("five"):
+        return t("threat_desc_four", squares=", ".join(theirs["five"]))
+    if theirs.get("open_four"):
+        return t("threat_desc_three", squares=", ".join(theirs["open_four"]))
+    return t("threat_desc_vcf", line=_line_text(opp_vcf or []))
+
+
+# --- the whole review -------------------------------------------------------------------------
+
+
+def review_record(
+    record: GameRecord,
+    budget: Budget,
+    *,
+    rule: str | None = None,
+    lang: str = "en",
+    workers: int = 1,
+    cache: Any = None,
+    book: OpeningBook | None = None,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    hash_mb: float = 32,
+    on_progress: Callable[[int, int, bool], None] | None = None,
+) -> Review:
+    """Review a Gomoku-family game: analyse every position (on ``workers`` processes, through
+    ``cache``), judge every move, summarise. ``on_progress(done, total, cached)`` is called
+    after each position. Ctrl-C returns the moves finished so far (``complete=False``)."""
+    t = translator(lang)
+    board = record.to_board(rule=rule, forbidden="loses")
+    moves = board.history
+    factory = AnalyserFactory(board.rule, board.width, board.height, budget, hash_mb)
+    replay = Board(width=board.width, height=board.height, rule=board.rule, forbidden="loses")
+    jobs = []
+    for i in range(len(moves) + 1):
+        jobs.append((cache_key(replay, budget), GomokuJob(tuple((m.x, m.y) for m in moves[:i]))))
+        if i < len(moves):
+            replay.play(moves[i])
+    count = [0]
+
+    def progress(_i: int, _value: dict, cached: bool) -> None:
+        count[0] += 1
+        if on_progress:
+            on_progress(count[0], len(jobs), cached)
+
+    raw, complete = analyse_positions(
+        jobs, factory, workers=workers, cache=cache, on_result=progress
+    )
+    evals = {i: PositionEval.from_dict(v) for i, v in raw.items()}
+    full_book = OpeningBook.renju(board.width, board.height)
+    if book is not None:
+        full_book = full_book.merge(book)
+    book_plies = full_book.book_plies(moves)
+    renju = identify_renju_opening(moves, board.width, board.height)
+    opening = None
+    if renju is not None:
+        name = renju.name_vi if lang == "vi" else renju.name
+        opening = t("opening_name", name=name, number=renju.number, kind=t(renju.kind))
+
+    def judge_all(verified: dict[int, PositionEval]) -> list[MoveReview]:
+        out = []
+        for i, m in enumerate(moves):
+            if i not in evals or i + 1 not in evals:
+                continue
+            out.append(
+                judge_move(
+                    i + 1,
+                    _alg(board, m),
+                    evals[i],
+                    evals.get(i + 1),
+                    width=board.width,
+                    height=board.height,
+                    book=i < book_plies,
+                    opening=opening,
+                    t=t,
+                    thresholds=thresholds,
+                    best_after=verified.get(i),
+                )
+            )
+        return out
+
+    reviews = judge_all({})
+    # a move that lets the opponent win by force is a blunder only if the engine's best move
+    # holds: analyse the position after the best move too (only for those moves)
+    suspects = [
+        r.ply - 1
+        for r in reviews
+        if "opponent_wins" in r.facts and r.best_move and r.classification not in ("book", "lost")
+        and r.best_move != r.move
+    ]  # fmt: skip
+    if suspects and complete:
+        extra = []
+        for i in suspects:
+            alt = Board(width=board.width, height=board.height, rule=board.rule, forbidden="loses")
+            alt.play_moves(moves[:i])
+            alt.play(reviews[[r.ply for r in reviews].index(i + 1)].best_move)
+            extra.append(
+                (cache_key(alt, budget), GomokuJob(tuple((m.x, m.y) for m in alt.history)))
+            )
+        raw2, complete = analyse_positions(
+            extra, factory, workers=min(workers, len(extra)), cache=cache
+        )
+        verified = {suspects[k]: PositionEval.from_dict(v) for k, v in raw2.items()}
+        reviews = judge_all(verified)
+    winner = {1: "black", 2: "white"}.get(board.winner) if board.is_over else None
+    result = winner or ("draw" if board.is_full else record.result)
+    summary = summarise(reviews, PLAYERS, result=result, opening=opening)
+    game = {
+        "game": "gomoku",
+        "rule": board.rule,
+        "width": board.width,
+        "height": board.height,
+        "players": {"black": record.players[0], "white": record.players[1]},
+        "result": result,
+        "moves": [_alg(board, m) for m in moves],
+        "opening": opening,
+        "source": record.source,
+        "event": record.event,
+    }
+    settings = {
+        "budget": budget.describe(),
+        "movetime": budget.movetime,
+        "depth": budget.depth,
+        "nodes": budget.nodes,
+        "multipv": budget.multipv,
+        "threads": budget.threads,
+        "workers": workers,
+        "thresholds": vars(thresholds),
+        "analysis_version": ANALYSIS_VERSION,
+    }
+    return Review(game, settings, reviews, summary, complete=complete, language=lang)
+
+
+def review_file(
+    path: str,
+    *,
+    rule: str | None = None,
+    size: str | None = None,
+    movetime: float | None = None,
+    depth: int | None = None,
+    nodes: int | None = None,
+    threads: int = 1,
+    workers: int | None = None,
+    lang: str = "en",
+    json_out: str | None = None,
+    html_out: str | None = None,
+    book: str | None = None,
+    use_cache: bool = True,
+    notable_only: bool = False,
+    console=None,
+) -> Review:
+    """``plies analyze``: read the game (``-`` is stdin), review it with a progress bar, print
+    the table and summary, write the JSON and HTML reports. Ctrl-C writes the partial review."""
+    import sys
+
+    from rich.console import Console
+
+    from plies.analysis.cache import ReviewCache
+    from plies.analysis.report.html import write_html
+    from plies.analysis.report.json import write_json
+    from plies.analysis.report.terminal import ReviewProgress, print_review
+    from plies.analysis.review import default_workers
+    from plies.gomoku.records import load_record, read_record
+
+    console = console or Console()
+    if path == "-":
+        record = read_record(sys.stdin.read(), rule=rule, size=size, source="<stdin>")
+    else:
+        record = load_record(path, rule=rule, size=size)
+    if movetime is None and depth is None and nodes is None:
+        movetime = 0.5
+    budget = Budget(
+        movetime=movetime,
+        depth=depth,
+        nodes=nodes,
+        threads=threads,
+        solver_time=movetime / 4 if movetime is not None else None,
+    )
+    opening_book = None
+    if book:
+        opening_book = OpeningBook.load(book, record.width, record.height)
+    cache = ReviewCache() if use_cache else None
+    try:
+        with ReviewProgress(console) as progress:
+            review = review_record(
+                record,
+                budget,
+                rule=rule,
+                lang=lang,
+                workers=workers or default_workers(),
+                cache=cache,
+                book=opening_book,
+                on_progress=progress,
+            )
+    finally:
+        if cache is not None:
+            cache.close()
+    print_review(review, console, notable_only=notable_only)
+    if json_out:
+        write_json(review, json_out)
+    if html_out:
+        write_html(review, html_out)
+    return review
+
+
+DEMO_BUDGET = Budget(nodes=8000, solver_nodes=8000)
+
+
+def review_demo(record: GameRecord, html_out: str, console) -> Review:
+    """``plies demo --html OUT``: review the sample game at a small fixed budget (cached),
+    print the notable moves and write the HTML report."""
+    from plies.analysis.cache import ReviewCache
+    from plies.analysis.report.html import write_html
+    from plies.analysis.report.terminal import ReviewProgress, print_review
+    from plies.analysis.review import default_workers
+
+    with ReviewCache() as cache, ReviewProgress(console) as progress:
+        review = review_record(
+            record, DEMO_BUDGET, workers=default_workers(), cache=cache, on_progress=progress
+        )
+    print_review(review, console, notable_only=True)
+    write_html(review, html_out)
+    console.print(f"review written to {html_out}")
+    return review

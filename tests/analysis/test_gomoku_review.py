@@ -1,0 +1,101 @@
+"""Gomoku reviews of constructed games with known answers (fixed nodes: deterministic)."""
+
+import pytest
+
+from plies.analysis.gomoku import review_record
+from plies.analysis.review import Budget
+from plies.gomoku import Board
+from plies.gomoku.engine import Engine
+from plies.gomoku.records import GameRecord, read_record
+
+BUDGET = Budget(nodes=3000, solver_nodes=3000)
+# white builds h8-h11 against black's h12; black answers elsewhere
+FOUR_GAME = "h12 h8 c3 h9 c13 h10 m3 h11"
+THREE_GAME = "e5 k11 f5 m9 g5"  # black's open three e5-g5, white ignores it
+
+
+def review(moves: str, lang: str = "en", rule: str = "freestyle"):
+    return review_record(read_record(moves, rule=rule), BUDGET, lang=lang)
+
+
+@pytest.fixture(scope="module")
+def ignored_four():
+    return {lang: review(FOUR_GAME + " m13 h7", lang) for lang in ("en", "vi")}
+
+
+def test_move_ignoring_a_four_is_a_failed_defence(ignored_four):
+    m = ignored_four["en"].moves[8]
+    assert (m.ply, m.move) == (9, "m13")
+    assert m.classification == "blunder"
+    assert "failed_defence" in m.categories
+    assert m.best_move == "h7"
+    assert m.win_probability_after == 0.0
+    assert "four (it completes at h7)" in m.explanation and "VCF" in m.explanation
+    vi = ignored_four["vi"].moves[8]
+    assert vi.classification == "blunder"
+    assert "không chặn được đường bốn" in vi.explanation and "h7" in vi.explanation
+    # ignoring the open three two moves earlier was already a failed defence
+    assert ignored_four["en"].moves[6].categories == ["failed_defence"]
+    assert ignored_four["en"].moves[9].classification == "best"  # the five
+    assert "five" in ignored_four["en"].moves[9].explanation
+
+
+def test_correct_forced_block():
+    for lang, words in (("en", "only block of White's four"), ("vi", "chặn đường bốn của Trắng")):
+        m = review(FOUR_GAME + " h7", lang).moves[8]
+        assert (m.move, m.classification, m.categories) == ("h7", "forced", [])
+        assert words in m.explanation
+
+
+def test_missed_vcf():
+    r = review(THREE_GAME + " c12 a15")
+    ignored, missed = r.moves[5], r.moves[6]
+    assert ignored.classification == "blunder" and ignored.categories == ["failed_defence"]
+    assert "open three" in ignored.explanation
+    assert missed.classification == "missed_win"
+    assert missed.categories[0] == "missed_win"
+    assert "edge_play" in missed.categories  # a15 is on the edge, the win was in the centre
+    line = missed.facts["had_win"]["line"]
+    assert missed.facts["had_win"]["kind"] == "vcf" and " ".join(line) in missed.explanation
+    vi = review(THREE_GAME + " c12 a15", "vi").moves[6]
+    assert "bỏ lỡ chiến thắng" in vi.explanation and "chuỗi nước bốn liên tục" in vi.explanation
+
+
+def test_playing_the_win_and_quiet_best_move():
+    r = review(THREE_GAME + " c12 h5")
+    m = r.moves[6]
+    assert m.classification == "best" and m.facts["makes"] == "open_four"
+    assert "open four" in m.explanation
+    # a quiet position: the engine's own first choice is "best"
+    board = Board.from_moves(["c3", "m13", "d12"], 15, "freestyle")
+    engine = Engine("freestyle", 15, hash_mb=4)
+    engine.new_game()
+    choice = engine.search(board, nodes=3000, multipv=3).move.algebraic(15)
+    q = review("c3 m13 d12 " + choice).moves[3]
+    assert q.classification == "best" and q.categories == [] and q.loss == 0.0
+
+
+def test_book_and_opening_name():
+    r = review("h8 h9 i9 g7", "vi", rule="renju")
+    assert [m.classification for m in r.moves[:3]] == ["book"] * 3
+    assert r.summary.opening.startswith("Hoa Nguyệt")
+    assert r.game["opening"] == r.summary.opening
+
+
+def test_engine_moves_are_never_worse_than_inaccuracy():
+    """Short self-played games at the review's budget: the engine's clean moves hold up.
+
+    (At 3000 nodes the search reaches depth 2-3 and misses 11-ply VCT wins the solver finds:
+    those are real missed wins, so the games are played at a budget where the search sees as
+    far as the solvers.)"""
+    budget = Budget(nodes=12000, solver_nodes=12000)
+    for opening in ("h8 h9", "g7 h8"):
+        engine = Engine("freestyle", 15, hash_mb=4)
+        board = Board(15, "freestyle")
+        board.play_moves(opening.split())
+        while not board.is_over and len(board) < 30:
+            engine.new_game()
+            board.play(engine.search(board, nodes=budget.nodes).move)
+        r = review_record(GameRecord.from_board(board), budget)
+        for m in r.moves[2:]:
+            assert m.classification not in ("mistake", "blunder", "missed_win"), m
