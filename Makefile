@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test warmup lint bench clean
+.PHONY: demo test browser warmup lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,9 +15,18 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/plies demo --html demo-review.html
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/python -m pytest -q
+
+# Chromium for the HTML report's browser test: installed where we can (root with apt-get);
+# elsewhere that one test is skipped and says why.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	    { apt-get install -y -q chromium >/dev/null 2>&1 || \
+	      { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; }; } || \
+	  echo "note: no Chromium; the HTML report's browser test will be skipped"
 
 warmup: $(STAMP)
 	$(BIN)/plies warmup
