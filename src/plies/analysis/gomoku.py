@@ -124,22 +124,7 @@ def threat_cells(board: Board, tables) -> dict[str, dict[str, list[str]]]:
 
 def _null_move_vcf(engine, board: Board, max_nodes: int) -> list[Move] | None:
     """The VCF the opponent of the side to move would have if it could move now."""
-    from plies.gomoku.engine import state as ST
-    from plies.gomoku.engine import vcf as V
-
-    grid = board.to_array()
-    black = [(int(x), int(y)) for y, x in zip(*np.nonzero(grid == 1), strict=True)]
-    white = [(int(x), int(y)) for y, x in zip(*np.nonzero(grid == 2), strict=True)]
-    side = 3 - board.to_move
-    st, tb = ST.state_from_stones(
-        board.width, board.height, board.rule_code, black, white, side, engine.tables
-    )
-    keys, depth = V.new_vcf_tt()
-    seq = np.zeros(2 * V.MAX_VCF_DEPTH + 4, dtype=np.int64)
-    n = V.vcf(st, tb, 64, max_nodes, keys, depth, seq, np.zeros(1, np.int64), np.zeros(1, np.int64))
-    if n <= 0:
-        return None
-    return [engine._to_move(p) for p in seq[:n]]
+    return engine.vcf(board, max_nodes=max_nodes, attacker=3 - board.to_move)
 
 
 def analyse_position(engine, board: Board, budget: Budget) -> PositionEval:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from plies.errors import InvalidOption
 from plies.gomoku import rules
 from plies.gomoku.engine import state as ST
 from plies.gomoku.engine import vcf as V
@@ -78,3 +79,19 @@ def test_defender_counter_four_is_respected() -> None:
     seq = _solve(st, tb)
     assert seq is not None
     verify_vcf(st.cells, 15, 15, rules.RENJU, side, seq)
+
+
+def test_vcf_for_the_side_not_to_move() -> None:
+    # black's open three h8-i8-j8 with white to move: black's VCF exists only as a threat,
+    # which attacker=1 finds; white itself has none
+    from plies.gomoku import Board
+    from plies.gomoku.engine import Engine
+
+    board = Board.from_moves(["h8", "a1", "i8", "a3", "j8", "a5", "a7"], 15, "freestyle")
+    assert board.to_move == 2
+    engine = Engine("freestyle", 15, hash_mb=1)
+    line = engine.vcf(board, attacker=1)
+    assert line is not None and (line[0].x, line[0].y) in ((6, 7), (10, 7))  # g8 or k8
+    assert engine.vcf(board) is None
+    with pytest.raises(InvalidOption):
+        engine.vcf(board, attacker=3)

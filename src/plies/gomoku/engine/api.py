@@ -195,15 +195,24 @@ class Engine:
 
     # --- threat solvers ---------------------------------------------------------------------
     def vcf(
-        self, board: Board, max_depth: int = 64, max_nodes: int = 2_000_000
+        self,
+        board: Board,
+        max_depth: int = 64,
+        max_nodes: int = 2_000_000,
+        *,
+        attacker: int | None = None,
     ) -> list[Move] | None:
         """A victory by continuous fours for the side to move, or None.
 
         The sequence alternates attacker and defender moves and ends with the five, or with a
         four whose only block the defender may not play (Renju forbidden point).
+        ``attacker`` (1 black, 2 white) asks for that colour instead, as if it were to move:
+        the threat the side to move faces.
         """
         self._check_board(board)
-        st, tb = ST.state_from_board(board, self.tables)
+        if attacker not in (None, 1, 2):
+            raise InvalidOption(f"attacker must be 1 (black) or 2 (white), not {attacker!r}")
+        st, tb = ST.state_from_board(board, self.tables, attacker)
         keys, depth = V.new_vcf_tt()
         seq = np.zeros(2 * V.MAX_VCF_DEPTH + 4, dtype=np.int64)
         stop = np.zeros(1, dtype=np.int64)

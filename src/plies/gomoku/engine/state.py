@@ -363,14 +363,18 @@ def evaluate(st, tb) -> int:
     return (own * tb.weights[W_ATTACK] - opp * tb.weights[W_DEFENCE]) // 64
 
 
-def state_from_board(board, tables: Tables | None = None) -> tuple[State, Tables]:
-    """Build an engine state (and the rule's tables) from a :class:`plies.gomoku.Board`."""
+def state_from_board(
+    board, tables: Tables | None = None, side: int | None = None
+) -> tuple[State, Tables]:
+    """Build an engine state (and the rule's tables) from a :class:`plies.gomoku.Board`;
+    ``side`` (1 black, 2 white) overrides the colour to move (a threat probe: "what if the
+    opponent could move now")."""
     tb = tables if tables is not None else make_tables(board.rule_code)
     st = new_state(board.width, board.height, board.rule_code)
     st.cells[:] = board.cells
     st.info[I_PLY] = len(board.history)
     st.info[I_BASE_PLY] = len(board.history)
-    st.info[I_SIDE] = board.to_move
+    st.info[I_SIDE] = board.to_move if side is None else side
     for i, m in enumerate(board.history):
         st.moves[i] = (m.y + PAD) * st.info[I_STRIDE] + m.x + PAD
     rebuild(st, tb)
