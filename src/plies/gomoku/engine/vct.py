@@ -2,19 +2,21 @@
 
 The tree is an AND/OR tree over threats. At an *attacker* node (OR) the side to move wins at
 once with a five or a VCF; otherwise it may play a four, a three, or a quiet move with a high
-*potential* (``K_MIN_POT_*``; it may threaten a VCF: a "fukumi" move). When the defender would
-have a VCF of its own after an attacker pass, the attacker's moves are narrowed to its fours
-and the cells that defend against that VCF. At a *defender* node (AND), after a four the
-defender has one reply (or none: two fives, or a Renju-forbidden block); after any other move
-the node asks which VCF the attacker would have if the defender passed (the *threat*: none
-means the move threatened nothing, and the attacker fails), and whether the defender has a VCF
-itself (then the attacker fails too). The defender's candidate replies are then the cells of
-the shortest threat VCF, its winning points, the cells where the defender's forced replies
-would become fours (counter-fours), the defender's fours now and, under Renju, the cells within
-two line steps of a black four next to threes or of a winning point forbidden to black after
-which the threat, replayed, no longer wins (``_forbidden_region``). Any other defender move
-leaves the threat VCF intact, so the defences are complete and a proof is a real win; every
-pruning of the attacker's moves only makes the solver miss wins, never claim false ones.
+*potential* (``K_MIN_POT_*``; it may threaten a VCF: a "fukumi" move) that, except for Renju
+black, makes a new four-cell (``K_QUIET_WIN_*``: a window with two own stones through it). When
+the defender would have a VCF of its own after an attacker pass, the attacker's moves are
+narrowed to its fours and the cells that defend against that VCF. At a *defender* node (AND),
+after a four the defender has one reply (or none: two fives, or a Renju-forbidden block); after
+any other move the node asks which VCF the attacker would have if the defender passed (the
+*threat*: none means the move threatened nothing, and the attacker fails), and whether the
+defender has a VCF itself (then the attacker fails too). The defender's candidate replies are
+then the cells of the shortest threat VCF, its winning points, the cells where the defender's
+forced replies would become fours (counter-fours), the defender's fours now and, under Renju,
+the cells within two line steps of a black four next to threes or of a winning point forbidden
+to black after which the threat, replayed, no longer wins (``_forbidden_region``). Any other
+defender move leaves the threat VCF intact, so the defences are complete and a proof is a real
+win; every pruning of the attacker's moves only makes the solver miss wins, never claim false
+ones.
 
 The tree is searched by depth-first proof-number search (df-pn, Nagai 2002) with the 1+epsilon
 threshold trick (Pawlewicz and Lew 2007), a transposition table of proof and disproof numbers
@@ -89,7 +91,11 @@ K_EXTRA_DEPTH = 20  # most fours of those threats
 K_NARROWED = 21  # counter: defences removed by the further threats
 K_MIN_POT_BLACK = 22  # least potential of a quiet attacker candidate (Renju black, others)
 K_MIN_POT_WHITE = 23
-K_COUNT = 24
+K_QUIET_WIN_BLACK = 24  # least own stones already in one open window through a quiet
+K_QUIET_WIN_WHITE = 25  # candidate (2: the move makes a new four-cell on that line), unless
+K_POT_BYPASS_BLACK = 26  # its potential reaches these (Renju black, others)
+K_POT_BYPASS_WHITE = 27
+K_COUNT = 28
 
 # expansion results
 EXP_WIN = -1  # the attacker wins here (proof number 0)
@@ -137,6 +143,7 @@ class VctContext(NamedTuple):
     buf2: np.ndarray  # int64[cells]
     marks2: np.ndarray  # int8[cells]
     pot: np.ndarray  # uint8[2, 2**20]: line key -> potential of the centre cell, per side
+    pwin: np.ndarray  # uint8[2, 2**20]: line key -> most own stones in one open window through it
     stop: np.ndarray  # int64[1]: non-zero aborts
 
 
@@ -166,6 +173,13 @@ def new_context(
     ctl[K_EXTRA_DEPTH] = 4
     ctl[K_MIN_POT_BLACK] = 8 if rule == rules.RENJU else 3
     ctl[K_MIN_POT_WHITE] = 3
+    # quintet set: for white 2 halves bench_vct_white's nodes; for Renju black, 2 (bypass
+    # 10, which the fukumi problem needs) saves only 13% on bench_vct_black and costs
+    # test_vct_black 7 times its nodes, so it is off there
+    ctl[K_QUIET_WIN_BLACK] = 0 if rule == rules.RENJU else 2
+    ctl[K_QUIET_WIN_WHITE] = 2
+    ctl[K_POT_BYPASS_BLACK] = 255
+    ctl[K_POT_BYPASS_WHITE] = 255
     vk, vd = V.new_vcf_tt()
     lv = MAX_LEVELS
     return VctContext(
@@ -195,12 +209,13 @@ def new_context(
         np.zeros(cells, dtype=np.int64),
         np.zeros(cells, dtype=np.int8),
         potential_table(rule),
+        window_table(rule),
         stop if stop is not None else np.zeros(1, dtype=np.int64),
     )
 
 
 @njit(cache=True, nogil=True)
-def _build_potentials(rule: int, out) -> None:
+def _build_potentials(rule: int, out, most) -> None:
     """``out[s, key]``: the *potential* of the centre of a line key for side index ``s``: the
     sum, over the five-cell windows through the centre that hold no opponent stone and no wall
     and one or more own stones, of the own stones there after a move on the centre (windows
@@ -217,6 +232,7 @@ def _build_potentials(rule: int, out) -> None:
                 else:
                     cell[off + 5] = (key >> (2 * P.key_slot(off))) & 3
             total = 0
+            best = 0
             for start in range(-4, 1):
                 cnt = 0
                 ok = True
@@ -232,20 +248,35 @@ def _build_potentials(rule: int, out) -> None:
                 if strict and (cell[start + 4] == side or cell[start + 10] == side):
                     continue
                 total += cnt + 1
+                best = max(best, cnt)
             out[s, key] = min(total, 255)
+            most[s, key] = best
 
 
-_POTENTIALS: dict[int, np.ndarray] = {}
+_POTENTIALS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _tables(rule: int) -> tuple[np.ndarray, np.ndarray]:
+    tables = _POTENTIALS.get(rule)
+    if tables is None:
+        tables = (
+            np.zeros((2, 1 << P.KEY_BITS), dtype=np.uint8),
+            np.zeros((2, 1 << P.KEY_BITS), dtype=np.uint8),
+        )
+        _build_potentials(rule, tables[0], tables[1])
+        _POTENTIALS[rule] = tables
+    return tables
 
 
 def potential_table(rule: int) -> np.ndarray:
     """The potential table of ``rule`` (built once per process)."""
-    table = _POTENTIALS.get(rule)
-    if table is None:
-        table = np.zeros((2, 1 << P.KEY_BITS), dtype=np.uint8)
-        _build_potentials(rule, table)
-        _POTENTIALS[rule] = table
-    return table
+    return _tables(rule)[0]
+
+
+def window_table(rule: int) -> np.ndarray:
+    """Per line key and side, the most own stones already in one open five-cell window
+    through the centre (the windows counted by the potential)."""
+    return _tables(rule)[1]
 
 
 # --- move generation ------------------------------------------------------------------------
@@ -280,6 +311,9 @@ def _threat_moves(st, ctx, att: int, out, restrict: bool) -> int:
     cap = min(out.shape[0], ctx.ctl[K_MAX_MOVES])
     scores = np.empty(cap, dtype=np.int64)
     pmin = ctx.ctl[K_MIN_POT_BLACK] if att == rules.BLACK else ctx.ctl[K_MIN_POT_WHITE]
+    black = att == rules.BLACK
+    qwin = ctx.ctl[K_QUIET_WIN_BLACK] if black else ctx.ctl[K_QUIET_WIN_WHITE]
+    bypass = ctx.ctl[K_POT_BYPASS_BLACK] if black else ctx.ctl[K_POT_BYPASS_WHITE]
     n = 0
     for p in range(st.cells.shape[0]):
         if st.cells[p] != EMPTY or st.near[p] == 0:
@@ -290,9 +324,11 @@ def _threat_moves(st, ctx, att: int, out, restrict: bool) -> int:
         if restrict and ctx.marks[p] == 0 and c < C_FOUR:
             continue
         pot = 0
+        win = 0
         for k in range(4):
             pot += ctx.pot[a, st.keys[k, p]]
-        if c < C_THREE and pot < pmin:
+            win = max(win, np.int64(ctx.pwin[a, st.keys[k, p]]))
+        if c < C_THREE and (pot < pmin or (win < qwin and pot < bypass)):
             continue
         if V.forbidden_for(st, att, p):
             continue
