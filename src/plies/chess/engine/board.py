@@ -1,0 +1,555 @@
+"""The compiled chess board: mailbox representation, move generation, make/undo (compiled).
+
+Squares are 0..63 with a1 = 0, b1 = 1, ..., h8 = 63 (python-chess's numbering). The board is an
+``int8[64]``: 0 empty, else ``type | colour << 3`` with types PAWN=1 .. KING=6 and colour 0 for
+white, 1 for black. Everything else of the position is in ``st`` (``int64[ST_SIZE]``, slots
+``I_*``): side to move, castling rights (bits 1 K, 2 Q, 4 k, 8 q), en-passant square (only set
+when a pawn of the side to move stands next to the double-pushed pawn, so the Zobrist key
+matches the position's real identity), half-move clock, the history index, king squares, the
+Zobrist key, the incremental material + piece-square sums (white's view, middle game and end
+game) and game phase, and the count of every piece. ``hist`` (``int64[MAX_HIST, H_COLS]``)
+holds what undo needs, one row per move made, and the key of every earlier position
+(repetition detection).
+
+Moves are ints: ``from | to << 6 | promotion type << 12 | flag << 16`` with flags 1 en passant,
+2 castling, 3 double pawn push. Generation is pseudo-legal; ``make`` then ``leaves_check`` (the
+mover's king attacked) rejects illegal moves. Castling is standard chess (no Chess960).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+WHITE = 0
+BLACK = 1
+PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+
+FLAG_EP = 1
+FLAG_CASTLE = 2
+FLAG_DOUBLE = 3
+
+# st slots
+I_SIDE = 0
+I_CASTLE = 1
+I_EP = 2
+I_HALF = 3
+I_HPLY = 4
+I_KSQ = 5  # 5 white king, 6 black king
+I_HASH = 7
+I_MG = 8
+I_EG = 9
+I_PHASE = 10
+I_FULL = 11
+I_CNT = 16  # 16 slots: count of piece code p at I_CNT + p
+ST_SIZE = 32
+
+# hist columns
+H_MOVE = 0
+H_CAPT = 1
+H_CASTLE = 2
+H_EP = 3
+H_HALF = 4
+H_HASH = 5
+H_MG = 6
+H_EG = 7
+H_PHASE = 8
+H_COLS = 9
+MAX_HIST = 1024
+
+MAX_MOVES = 256
+PHASE_TOTAL = 24
+PHASE_WEIGHT = np.array([0, 0, 1, 1, 2, 4, 0, 0], dtype=np.int64)
+
+
+def _build_tables():
+    knight = np.full((64, 9), -1, dtype=np.int64)
+    king = np.full((64, 9), -1, dtype=np.int64)
+    rays = np.full((64, 8, 8), -1, dtype=np.int64)
+    # rook directions N S E W, then bishop directions NE NW SE SW
+    dirs = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)]
+    for sq in range(64):
+        f, r = sq & 7, sq >> 3
+        k = 0
+        for df, dr in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)):
+            if 0 <= f + df < 8 and 0 <= r + dr < 8:
+                knight[sq, k] = (r + dr) * 8 + f + df
+                k += 1
+        k = 0
+        for df, dr in dirs:
+            if 0 <= f + df < 8 and 0 <= r + dr < 8:
+                king[sq, k] = (r + dr) * 8 + f + df
+                k += 1
+        for d, (df, dr) in enumerate(dirs):
+            x, y, k = f + df, r + dr, 0
+            while 0 <= x < 8 and 0 <= y < 8:
+                rays[sq, d, k] = y * 8 + x
+                x, y, k = x + df, y + dr, k + 1
+    cmask = np.full(64, 15, dtype=np.int64)
+    cmask[4] = 15 & ~3  # e1
+    cmask[0] = 15 & ~2  # a1
+    cmask[7] = 15 & ~1  # h1
+    cmask[60] = 15 & ~12  # e8
+    cmask[56] = 15 & ~8  # a8
+    cmask[63] = 15 & ~4  # h8
+    rng = np.random.default_rng(20240609)
+    zp = rng.integers(1, 1 << 62, size=(16, 64), dtype=np.int64)
+    zp[0, :] = 0
+    zp[7, :] = 0
+    zp[8, :] = 0
+    zp[15, :] = 0
+    zc = rng.integers(1, 1 << 62, size=16, dtype=np.int64)
+    zc[0] = 0
+    ze = rng.integers(1, 1 << 62, size=8, dtype=np.int64)
+    zs = rng.integers(1, 1 << 62, size=1, dtype=np.int64)
+    return knight, king, rays, cmask, zp, zc, ze, zs
+
+
+KNIGHT_TO, KING_TO, RAYS, CASTLE_MASK, Z_PIECE, Z_CASTLE, Z_EP, Z_SIDE = _build_tables()
+
+
+@njit(cache=True, nogil=True)
+def encode(fr: int, to: int, promo: int, flag: int) -> int:
+    return fr | (to << 6) | (promo << 12) | (flag << 16)
+
+
+@njit(cache=True, nogil=True)
+def attacked(bd, sq: int, by: int) -> bool:
+    """Whether side ``by`` attacks square ``sq``."""
+    f = sq & 7
+    if by == WHITE:
+        pawn = PAWN
+        if f > 0 and sq >= 9 and bd[sq - 9] == pawn:
+            return True
+        if f < 7 and sq >= 7 and bd[sq - 7] == pawn:
+            return True
+    else:
+        pawn = PAWN | 8
+        if f > 0 and sq <= 56 and bd[sq + 7] == pawn:
+            return True
+        if f < 7 and sq <= 54 and bd[sq + 9] == pawn:
+            return True
+    c = by << 3
+    for k in range(8):
+        t = KNIGHT_TO[sq, k]
+        if t < 0:
+            break
+        if bd[t] == (KNIGHT | c):
+            return True
+    for k in range(8):
+        t = KING_TO[sq, k]
+        if t < 0:
+            break
+        if bd[t] == (KING | c):
+            return True
+    for d in range(8):
+        for k in range(7):
+            t = RAYS[sq, d, k]
+            if t < 0:
+                break
+            p = bd[t]
+            if p != 0:
+                if (p >> 3) == by:
+                    pt = p & 7
+                    if pt == QUEEN or (pt == ROOK if d < 4 else pt == BISHOP):
+                        return True
+                break
+    return False
+
+
+@njit(cache=True, nogil=True)
+def in_check(bd, st) -> bool:
+    us = st[I_SIDE]
+    return attacked(bd, st[I_KSQ + us], 1 - us)
+
+
+@njit(cache=True, nogil=True)
+def leaves_check(bd, st) -> bool:
+    """After ``make``: whether the side that just moved left its king attacked (illegal)."""
+    them = st[I_SIDE]
+    return attacked(bd, st[I_KSQ + 1 - them], them)
+
+
+@njit(cache=True, nogil=True)
+def generate(bd, st, out, row: int, quiets: bool) -> int:
+    """Pseudo-legal moves into ``out[row, :]``; with ``quiets`` False only captures and queen
+    promotions (the quiescence search). Returns the count."""
+    us = st[I_SIDE]
+    them = 1 - us
+    ep = st[I_EP]
+    n = 0
+    if us == WHITE:
+        fwd = 8
+        start_rank = 1
+        promo_rank = 6
+    else:
+        fwd = -8
+        start_rank = 6
+        promo_rank = 1
+    for sq in range(64):
+        p = bd[sq]
+        if p == 0 or (p >> 3) != us:
+            continue
+        t = p & 7
+        if t == PAWN:
+            r = sq >> 3
+            f = sq & 7
+            to = sq + fwd
+            if r == promo_rank:
+                if bd[to] == 0:
+                    out[row, n] = encode(sq, to, QUEEN, 0)
+                    n += 1
+                    if quiets:
+                        for pr in range(KNIGHT, QUEEN):
+                            out[row, n] = encode(sq, to, pr, 0)
+                            n += 1
+                for df in (-1, 1):
+                    if 0 <= f + df < 8:
+                        c = bd[to + df]
+                        if c != 0 and (c >> 3) == them:
+                            out[row, n] = encode(sq, to + df, QUEEN, 0)
+                            n += 1
+                            if quiets:
+                                for pr in range(KNIGHT, QUEEN):
+                                    out[row, n] = encode(sq, to + df, pr, 0)
+                                    n += 1
+            else:
+                if quiets and bd[to] == 0:
+                    out[row, n] = encode(sq, to, 0, 0)
+                    n += 1
+                    if r == start_rank and bd[to + fwd] == 0:
+                        out[row, n] = encode(sq, to + fwd, 0, FLAG_DOUBLE)
+                        n += 1
+                for df in (-1, 1):
+                    if 0 <= f + df < 8:
+                        tgt = to + df
+                        c = bd[tgt]
+                        if c != 0 and (c >> 3) == them:
+                            out[row, n] = encode(sq, tgt, 0, 0)
+                            n += 1
+                        elif tgt == ep:
+                            out[row, n] = encode(sq, tgt, 0, FLAG_EP)
+                            n += 1
+        elif t == KNIGHT or t == KING:
+            for k in range(8):
+                tgt = KNIGHT_TO[sq, k] if t == KNIGHT else KING_TO[sq, k]
+                if tgt < 0:
+                    break
+                c = bd[tgt]
+                if c == 0:
+                    if quiets:
+                        out[row, n] = encode(sq, tgt, 0, 0)
+                        n += 1
+                elif (c >> 3) == them:
+                    out[row, n] = encode(sq, tgt, 0, 0)
+                    n += 1
+        else:
+            d0 = 4 if t == BISHOP else 0
+            d1 = 4 if t == ROOK else 8
+            for d in range(d0, d1):
+                for k in range(7):
+                    tgt = RAYS[sq, d, k]
+                    if tgt < 0:
+                        break
+                    c = bd[tgt]
+                    if c == 0:
+                        if quiets:
+                            out[row, n] = encode(sq, tgt, 0, 0)
+                            n += 1
+                    else:
+                        if (c >> 3) == them:
+                            out[row, n] = encode(sq, tgt, 0, 0)
+                            n += 1
+                        break
+    if quiets:
+        rights = st[I_CASTLE]
+        if us == WHITE:
+            if rights & 1 and bd[5] == 0 and bd[6] == 0 and bd[4] == KING and bd[7] == ROOK:
+                if not attacked(bd, 4, them) and not attacked(bd, 5, them):
+                    out[row, n] = encode(4, 6, 0, FLAG_CASTLE)
+                    n += 1
+            if rights & 2 and bd[3] == 0 and bd[2] == 0 and bd[1] == 0 and bd[4] == KING:
+                if bd[0] == ROOK and not attacked(bd, 4, them) and not attacked(bd, 3, them):
+                    out[row, n] = encode(4, 2, 0, FLAG_CASTLE)
+                    n += 1
+        else:
+            if rights & 4 and bd[61] == 0 and bd[62] == 0 and bd[60] == (KING | 8):
+                if bd[63] == (ROOK | 8) and not attacked(bd, 60, them):
+                    if not attacked(bd, 61, them):
+                        out[row, n] = encode(60, 62, 0, FLAG_CASTLE)
+                        n += 1
+            if rights & 8 and bd[59] == 0 and bd[58] == 0 and bd[57] == 0:
+                if bd[60] == (KING | 8) and bd[56] == (ROOK | 8):
+                    if not attacked(bd, 60, them) and not attacked(bd, 59, them):
+                        out[row, n] = encode(60, 58, 0, FLAG_CASTLE)
+                        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _ep_possible(bd, to: int, pawn: int) -> bool:
+    """A pawn ``pawn`` stands beside square ``to`` (so the double push left a real e.p.)."""
+    f = to & 7
+    return (f > 0 and bd[to - 1] == pawn) or (f < 7 and bd[to + 1] == pawn)
+
+
+@njit(cache=True, nogil=True)
+def make(bd, st, hist, pst, mv: int) -> None:
+    """Play ``mv`` (pseudo-legal), updating the key, eval sums, counts and history."""
+    h = st[I_HPLY]
+    hist[h, H_MOVE] = mv
+    hist[h, H_CASTLE] = st[I_CASTLE]
+    hist[h, H_EP] = st[I_EP]
+    hist[h, H_HALF] = st[I_HALF]
+    hist[h, H_HASH] = st[I_HASH]
+    hist[h, H_MG] = st[I_MG]
+    hist[h, H_EG] = st[I_EG]
+    hist[h, H_PHASE] = st[I_PHASE]
+    st[I_HPLY] = h + 1
+    fr = mv & 63
+    to = (mv >> 6) & 63
+    promo = (mv >> 12) & 7
+    flag = mv >> 16
+    us = st[I_SIDE]
+    p = np.int64(bd[fr])
+    key = st[I_HASH] ^ Z_SIDE[0]
+    mg = st[I_MG]
+    eg = st[I_EG]
+    if st[I_EP] >= 0:
+        key ^= Z_EP[st[I_EP] & 7]
+    st[I_EP] = -1
+    captured = np.int64(bd[to])
+    if flag == FLAG_EP:
+        capsq = to - 8 if us == WHITE else to + 8
+        captured = np.int64(bd[capsq])
+        bd[capsq] = 0
+        key ^= Z_PIECE[captured, capsq]
+        mg -= pst[0, captured, capsq]
+        eg -= pst[1, captured, capsq]
+        st[I_CNT + captured] -= 1
+    elif captured != 0:
+        key ^= Z_PIECE[captured, to]
+        mg -= pst[0, captured, to]
+        eg -= pst[1, captured, to]
+        st[I_CNT + captured] -= 1
+        st[I_PHASE] -= PHASE_WEIGHT[captured & 7]
+    hist[h, H_CAPT] = captured
+    bd[fr] = 0
+    key ^= Z_PIECE[p, fr]
+    mg -= pst[0, p, fr]
+    eg -= pst[1, p, fr]
+    placed = p
+    if promo != 0:
+        placed = promo | (us << 3)
+        st[I_CNT + p] -= 1
+        st[I_CNT + placed] += 1
+        st[I_PHASE] += PHASE_WEIGHT[promo]
+    bd[to] = placed
+    key ^= Z_PIECE[placed, to]
+    mg += pst[0, placed, to]
+    eg += pst[1, placed, to]
+    t = p & 7
+    if t == KING:
+        st[I_KSQ + us] = to
+        if flag == FLAG_CASTLE:
+            if to > fr:
+                rf, rt = fr + 3, fr + 1
+            else:
+                rf, rt = fr - 4, fr - 1
+            rook = np.int64(bd[rf])
+            bd[rf] = 0
+            bd[rt] = rook
+            key ^= Z_PIECE[rook, rf] ^ Z_PIECE[rook, rt]
+            mg += pst[0, rook, rt] - pst[0, rook, rf]
+            eg += pst[1, rook, rt] - pst[1, rook, rf]
+    old = st[I_CASTLE]
+    new = old & CASTLE_MASK[fr] & CASTLE_MASK[to]
+    if new != old:
+        key ^= Z_CASTLE[old] ^ Z_CASTLE[new]
+        st[I_CASTLE] = new
+    if flag == FLAG_DOUBLE and _ep_possible(bd, to, PAWN | ((1 - us) << 3)):
+        e = (fr + to) >> 1
+        st[I_EP] = e
+        key ^= Z_EP[e & 7]
+    if t == PAWN or captured != 0:
+        st[I_HALF] = 0
+    else:
+        st[I_HALF] += 1
+    if us == BLACK:
+        st[I_FULL] += 1
+    st[I_SIDE] = 1 - us
+    st[I_HASH] = key
+    st[I_MG] = mg
+    st[I_EG] = eg
+
+
+@njit(cache=True, nogil=True)
+def undo(bd, st, hist) -> None:
+    """Take back the last ``make``."""
+    h = st[I_HPLY] - 1
+    st[I_HPLY] = h
+    mv = hist[h, H_MOVE]
+    captured = hist[h, H_CAPT]
+    st[I_CASTLE] = hist[h, H_CASTLE]
+    st[I_EP] = hist[h, H_EP]
+    st[I_HALF] = hist[h, H_HALF]
+    st[I_HASH] = hist[h, H_HASH]
+    st[I_MG] = hist[h, H_MG]
+    st[I_EG] = hist[h, H_EG]
+    st[I_PHASE] = hist[h, H_PHASE]
+    us = 1 - st[I_SIDE]
+    st[I_SIDE] = us
+    if us == BLACK:
+        st[I_FULL] -= 1
+    fr = mv & 63
+    to = (mv >> 6) & 63
+    promo = (mv >> 12) & 7
+    flag = mv >> 16
+    placed = np.int64(bd[to])
+    p = placed
+    if promo != 0:
+        p = PAWN | (us << 3)
+        st[I_CNT + placed] -= 1
+        st[I_CNT + p] += 1
+    bd[fr] = p
+    if flag == FLAG_EP:
+        bd[to] = 0
+        capsq = to - 8 if us == WHITE else to + 8
+        bd[capsq] = captured
+        st[I_CNT + captured] += 1
+    else:
+        bd[to] = captured
+        if captured != 0:
+            st[I_CNT + captured] += 1
+    if (p & 7) == KING:
+        st[I_KSQ + us] = fr
+        if flag == FLAG_CASTLE:
+            if to > fr:
+                rf, rt = fr + 3, fr + 1
+            else:
+                rf, rt = fr - 4, fr - 1
+            bd[rf] = bd[rt]
+            bd[rt] = 0
+
+
+@njit(cache=True, nogil=True)
+def make_null(st, hist) -> None:
+    """Pass (null-move pruning): only the side, the e.p. square and the key change."""
+    h = st[I_HPLY]
+    hist[h, H_MOVE] = 0
+    hist[h, H_CAPT] = 0
+    hist[h, H_CASTLE] = st[I_CASTLE]
+    hist[h, H_EP] = st[I_EP]
+    hist[h, H_HALF] = st[I_HALF]
+    hist[h, H_HASH] = st[I_HASH]
+    hist[h, H_MG] = st[I_MG]
+    hist[h, H_EG] = st[I_EG]
+    hist[h, H_PHASE] = st[I_PHASE]
+    st[I_HPLY] = h + 1
+    key = st[I_HASH] ^ Z_SIDE[0]
+    if st[I_EP] >= 0:
+        key ^= Z_EP[st[I_EP] & 7]
+        st[I_EP] = -1
+    st[I_HALF] += 1
+    st[I_SIDE] = 1 - st[I_SIDE]
+    st[I_HASH] = key
+
+
+@njit(cache=True, nogil=True)
+def undo_null(st, hist) -> None:
+    h = st[I_HPLY] - 1
+    st[I_HPLY] = h
+    st[I_EP] = hist[h, H_EP]
+    st[I_HALF] = hist[h, H_HALF]
+    st[I_HASH] = hist[h, H_HASH]
+    st[I_SIDE] = 1 - st[I_SIDE]
+
+
+@njit(cache=True, nogil=True)
+def compute_hash(bd, st) -> int:
+    """The Zobrist key from scratch (tests compare it with the incremental one)."""
+    key = 0
+    for sq in range(64):
+        if bd[sq] != 0:
+            key ^= Z_PIECE[bd[sq], sq]
+    key ^= Z_CASTLE[st[I_CASTLE]]
+    if st[I_EP] >= 0:
+        key ^= Z_EP[st[I_EP] & 7]
+    if st[I_SIDE] == BLACK:
+        key ^= Z_SIDE[0]
+    return key
+
+
+@njit(cache=True, nogil=True)
+def compute_psq(bd, pst):
+    """(middle game, end game, phase) sums from scratch."""
+    mg = 0
+    eg = 0
+    phase = 0
+    for sq in range(64):
+        p = bd[sq]
+        if p != 0:
+            mg += pst[0, p, sq]
+            eg += pst[1, p, sq]
+            phase += PHASE_WEIGHT[p & 7]
+    return mg, eg, phase
+
+
+@njit(cache=True, nogil=True)
+def is_repetition(st, hist) -> bool:
+    """The current position occurred before since the last irreversible move."""
+    h = st[I_HPLY]
+    key = st[I_HASH]
+    lo = max(0, h - st[I_HALF])
+    i = h - 4
+    while i >= lo:
+        if hist[i, H_HASH] == key:
+            return True
+        i -= 2
+    return False
+
+
+@njit(cache=True, nogil=True)
+def insufficient_material(st) -> bool:
+    """Bare kings, or a lone minor piece (dead draws the search scores as 0)."""
+    for c in range(2):
+        b = c << 3
+        if st[I_CNT + b + PAWN] or st[I_CNT + b + ROOK] or st[I_CNT + b + QUEEN]:
+            return False
+    minors = 0
+    for c in range(2):
+        b = c << 3
+        minors += st[I_CNT + b + KNIGHT] + st[I_CNT + b + BISHOP]
+    return minors <= 1
+
+
+@njit(cache=True, nogil=True)
+def legal_moves(bd, st, hist, pst, out, row: int) -> int:
+    """Legal moves into ``out[row, :]`` (generation, then make / check / undo)."""
+    n = generate(bd, st, out, row, True)
+    k = 0
+    for i in range(n):
+        mv = out[row, i]
+        make(bd, st, hist, pst, mv)
+        if not leaves_check(bd, st):
+            out[row, k] = mv
+            k += 1
+        undo(bd, st, hist)
+    return k
+
+
+@njit(cache=True, nogil=True)
+def perft(bd, st, hist, pst, out, depth: int, ply: int) -> int:
+    """Leaf count at ``depth`` (self-recursive; called from Python only)."""
+    n = generate(bd, st, out, ply, True)
+    total = 0
+    for i in range(n):
+        mv = out[ply, i]
+        make(bd, st, hist, pst, mv)
+        if not leaves_check(bd, st):
+            if depth <= 1:
+                total += 1
+            else:
+                total += perft(bd, st, hist, pst, out, depth - 1, ply + 1)
+        undo(bd, st, hist)
+    return total

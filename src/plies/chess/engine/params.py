@@ -1,0 +1,168 @@
+"""Every tunable number of the chess evaluation and search, in one place (ready for tuning).
+
+Scores are centipawns. Piece-square tables are built here from a few shaping terms (centre
+distance, advancement, edge penalties) rather than typed in square by square, so a tuner can
+move a handful of numbers. ``eval_arrays(overrides)`` turns the module's values (or a dict of
+overrides by name) into the two arrays the kernels read: ``pst[2, 16, 64]`` (middle game and
+end game, material included, signed from white's view, indexed by piece code and square) and
+``weights[W_COUNT]`` (the other terms, slots ``W_*``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# material, middle game / end game: pawn, knight, bishop, rook, queen
+MATERIAL_MG = (88, 325, 335, 465, 960)
+MATERIAL_EG = (110, 300, 315, 520, 950)
+
+# piece-square shaping
+PAWN_ADVANCE_MG = (0, 0, 4, 9, 16, 28, 50, 0)  # by relative rank
+PAWN_ADVANCE_EG = (0, 0, 6, 14, 28, 50, 85, 0)
+PAWN_CENTRE_MG = 12  # d/e pawns on ranks 4-5
+KNIGHT_CENTRE = (6, 4)  # per step closer to the centre (mg, eg)
+BISHOP_CENTRE = (3, 3)
+ROOK_SEVENTH = (18, 12)
+QUEEN_CENTRE = (2, 5)
+KING_CENTRE_EG = 10  # end game: per step closer to the centre
+KING_SHELTER_MG = (10, 0, -20, -35, -45, -55, -60, -60)  # by relative rank
+KING_FILE_MG = (14, 22, 6, -8, -8, 0, 24, 16)  # castled corners good, centre files bad
+
+# mobility: per reachable square beyond a base count (mg, eg), by piece type
+MOBILITY_MG = (0, 0, 4, 4, 2, 1, 0)
+MOBILITY_EG = (0, 0, 4, 5, 4, 2, 0)
+MOBILITY_BASE = (0, 0, 4, 6, 6, 12, 0)
+
+# pawn structure (mg, eg)
+DOUBLED = (10, 22)
+ISOLATED = (12, 14)
+PASSED_MG = (0, 5, 8, 14, 26, 45, 70, 0)  # by relative rank
+PASSED_EG = (0, 12, 16, 28, 50, 85, 130, 0)
+PASSED_FREE_EG = 15  # the square in front is empty
+
+# king safety: attack units per attacker type on the king zone, scaled by a table
+KING_ATTACK_UNITS = (0, 0, 2, 2, 3, 5, 0)
+KING_SAFETY_SCALE = 6  # cp per (units^2 / 4), capped
+KING_SAFETY_CAP = 500
+SHIELD_PAWN = 12  # mg: per own pawn in front of a castled-side king
+OPEN_FILE_NEAR_KING = 18  # mg: per half-open file at or next to the king
+
+BISHOP_PAIR = (30, 50)
+ROOK_OPEN_FILE = (24, 10)
+ROOK_HALF_OPEN = (10, 6)
+TEMPO = 12
+
+# score -> win probability: 1 / (1 + exp(-cp / WIN_PROB_SCALE))
+WIN_PROB_SCALE = 250.0
+
+# search
+LMR_BASE = 0.75
+LMR_DIVISOR = 2.25
+ASPIRATION_DELTA = 25
+RFP_MARGIN = 85  # reverse futility: per ply of depth
+RFP_DEPTH = 7
+FUTILITY_MARGIN = 100  # futility: base + per ply
+FUTILITY_PER_PLY = 110
+FUTILITY_DEPTH = 6
+LMP_DEPTH = 8
+DELTA_MARGIN = 200  # quiescence delta pruning
+NULL_MIN_DEPTH = 3
+NULL_VERIFY_DEPTH = 8  # verify null-move cuts from this depth, and always in pawn endings
+
+# weights[] slots
+W_MOB_MG = 0  # 7 slots by type
+W_MOB_EG = 8
+W_MOB_BASE = 16
+W_DOUBLED_MG = 24
+W_DOUBLED_EG = 25
+W_ISOLATED_MG = 26
+W_ISOLATED_EG = 27
+W_PASSED_MG = 32  # 8 slots
+W_PASSED_EG = 40  # 8 slots
+W_PASSED_FREE_EG = 48
+W_KING_UNITS = 56  # 7 slots
+W_KING_SCALE = 63
+W_KING_CAP = 64
+W_SHIELD = 65
+W_OPEN_NEAR_KING = 66
+W_BISHOP_PAIR_MG = 67
+W_BISHOP_PAIR_EG = 68
+W_ROOK_OPEN_MG = 69
+W_ROOK_OPEN_EG = 70
+W_ROOK_HALF_MG = 71
+W_ROOK_HALF_EG = 72
+W_TEMPO = 73
+W_COUNT = 80
+
+NAMES = [n for n in dir() if n.isupper() and not n.startswith("W_")]
+
+
+def _get(overrides: dict | None, name: str):
+    if overrides and name in overrides:
+        return overrides[name]
+    return globals()[name]
+
+
+def eval_arrays(overrides: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(pst, weights)`` for the kernels, from this module's values and ``overrides``."""
+    if overrides:
+        unknown = set(overrides) - set(NAMES)
+        if unknown:
+            raise KeyError(f"unknown chess parameter(s): {', '.join(sorted(unknown))}")
+    g = lambda name: _get(overrides, name)  # noqa: E731
+    pst = np.zeros((2, 16, 64), dtype=np.int32)
+    mat_mg, mat_eg = g("MATERIAL_MG"), g("MATERIAL_EG")
+    for sq in range(64):
+        f, r = sq & 7, sq >> 3
+        centre = int(max(abs(2 * f - 7), abs(2 * r - 7)) // 2)  # 0 centre .. 3 edge
+        closeness = 3 - centre
+        for colour in (0, 1):
+            rel = r if colour == 0 else 7 - r
+            sign = 1 if colour == 0 else -1
+            values = {}
+            adv_mg, adv_eg = g("PAWN_ADVANCE_MG")[rel], g("PAWN_ADVANCE_EG")[rel]
+            pmg = adv_mg + (g("PAWN_CENTRE_MG") if f in (3, 4) and rel in (3, 4) else 0)
+            if f in (0, 7):
+                pmg -= 4
+            values[1] = (pmg, adv_eg)
+            kc = g("KNIGHT_CENTRE")
+            values[2] = (
+                kc[0] * closeness * 2 - 12 + (4 if rel >= 2 else 0),
+                kc[1] * closeness * 2 - 10,
+            )
+            bc = g("BISHOP_CENTRE")
+            diag = 4 if f == r or f == 7 - r else 0
+            values[3] = (bc[0] * closeness * 2 - 6 + diag, bc[1] * closeness * 2 - 6)
+            rs = g("ROOK_SEVENTH")
+            rmg = rs[0] if rel == 6 else (4 if f in (3, 4) and rel == 0 else 0)
+            values[4] = (rmg, rs[1] if rel == 6 else 0)
+            qc = g("QUEEN_CENTRE")
+            corner = 6 if rel == 0 and f in (0, 7) else 0
+            values[5] = (qc[0] * closeness - corner, qc[1] * closeness * 2)
+            kmg = g("KING_FILE_MG")[f] + g("KING_SHELTER_MG")[rel]
+            values[6] = (kmg, g("KING_CENTRE_EG") * closeness * 2 - 15)
+            for t in range(1, 7):
+                code = t | (colour << 3)
+                mmg = mat_mg[t - 1] if t < 6 else 0
+                meg = mat_eg[t - 1] if t < 6 else 0
+                pst[0, code, sq] = sign * (mmg + values[t][0])
+                pst[1, code, sq] = sign * (meg + values[t][1])
+    w = np.zeros(W_COUNT, dtype=np.int32)
+    w[W_MOB_MG : W_MOB_MG + 7] = g("MOBILITY_MG")
+    w[W_MOB_EG : W_MOB_EG + 7] = g("MOBILITY_EG")
+    w[W_MOB_BASE : W_MOB_BASE + 7] = g("MOBILITY_BASE")
+    w[W_DOUBLED_MG], w[W_DOUBLED_EG] = g("DOUBLED")
+    w[W_ISOLATED_MG], w[W_ISOLATED_EG] = g("ISOLATED")
+    w[W_PASSED_MG : W_PASSED_MG + 8] = g("PASSED_MG")
+    w[W_PASSED_EG : W_PASSED_EG + 8] = g("PASSED_EG")
+    w[W_PASSED_FREE_EG] = g("PASSED_FREE_EG")
+    w[W_KING_UNITS : W_KING_UNITS + 7] = g("KING_ATTACK_UNITS")
+    w[W_KING_SCALE] = g("KING_SAFETY_SCALE")
+    w[W_KING_CAP] = g("KING_SAFETY_CAP")
+    w[W_SHIELD] = g("SHIELD_PAWN")
+    w[W_OPEN_NEAR_KING] = g("OPEN_FILE_NEAR_KING")
+    w[W_BISHOP_PAIR_MG], w[W_BISHOP_PAIR_EG] = g("BISHOP_PAIR")
+    w[W_ROOK_OPEN_MG], w[W_ROOK_OPEN_EG] = g("ROOK_OPEN_FILE")
+    w[W_ROOK_HALF_MG], w[W_ROOK_HALF_EG] = g("ROOK_HALF_OPEN")
+    w[W_TEMPO] = g("TEMPO")
+    return pst, w

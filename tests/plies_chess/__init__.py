@@ -1,0 +1,1 @@
+"""Tests of plies.chess (not named tests/chess: that would shadow the python-chess package)."""

@@ -1,0 +1,120 @@
+"""The compiled board against python-chess: perft on fixed suites, and random games checked
+move by move (legal move sets, make/undo, incremental Zobrist key and evaluation sums)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from plies.chess.engine import board as B
+from plies.chess.position import Position
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "chess"
+
+# well-known perft positions (start, "kiwipete", test positions 3-5) and a middle game
+CLASSIC = [
+    (chess.STARTING_FEN, 4, 197281),
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 97862),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, 43238),
+    ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 3, 9467),
+    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3, 62379),
+    # count from python-chess
+    ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P3/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 3, 81467),
+]
+
+
+def _suite() -> list[tuple[str, int, int]]:
+    out = []
+    for line in (DATA / "perft_random.epd").read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        fen, *counts = line.split(";")
+        for item in counts:
+            d, n = item.split()
+            out.append((fen.strip(), int(d[1:]), int(n)))
+    return out
+
+
+@pytest.mark.parametrize("fen,depth,expected", CLASSIC)
+def test_perft_classic_positions(fen: str, depth: int, expected: int) -> None:
+    assert Position.from_fen(fen).perft(depth) == expected
+
+
+def test_perft_random_suite() -> None:
+    suite = _suite()
+    assert len(suite) >= 400
+    wrong = [(f, d, n) for f, d, n in suite if Position.from_fen(f).perft(d) != n]
+    assert wrong == []
+
+
+def _snapshot(pos: Position):
+    return pos.bd.copy(), pos.st.copy()
+
+
+def _check_position(pos: Position, board: chess.Board) -> None:
+    ours = {m.uci() for m in pos.legal_moves()}
+    theirs = {m.uci() for m in board.legal_moves}
+    assert ours == theirs, board.fen()
+    assert pos.key == int(B.compute_hash(pos.bd, pos.st))
+    mg, eg, phase = B.compute_psq(pos.bd, pos.pst)
+    assert (pos.st[B.I_MG], pos.st[B.I_EG], pos.st[B.I_PHASE]) == (mg, eg, phase)
+    assert bool(B.in_check(pos.bd, pos.st)) == board.is_check()
+    # make/undo of every legal move restores the position exactly
+    bd, s = _snapshot(pos)
+    for mv in pos.legal_ints():
+        pos.push(mv)
+        pos.pop()
+        assert np.array_equal(pos.bd, bd) and np.array_equal(pos.st, s)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=120))
+def test_random_games_match_python_chess(choices: list[int]) -> None:
+    board = chess.Board()
+    pos = Position.from_board(board)
+    keys: dict[int, object] = {}
+    for c in choices:
+        _check_position(pos, board)
+        # equal positions (python-chess's transposition key) have equal keys, and vice versa
+        tkey = board._transposition_key()
+        assert keys.setdefault(pos.key, tkey) == tkey
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = moves[c % len(moves)]
+        board.push(move)
+        pos.push(move)
+    # a position rebuilt from the board equals the incrementally updated one
+    fresh = Position.from_board(board)
+    assert np.array_equal(fresh.bd, pos.bd)
+    assert fresh.key == pos.key
+
+
+def test_repetition_and_insufficient_material() -> None:
+    board = chess.Board()
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8"]:
+        board.push_uci(uci)
+    pos = Position.from_board(board)
+    assert B.is_repetition(pos.st, pos.hist)
+    board.push_uci("e2e4")
+    assert not B.is_repetition(Position.from_board(board).st, Position.from_board(board).hist)
+    assert B.insufficient_material(Position.from_fen("8/8/4k3/8/8/3NK3/8/8 w - - 0 1").st)
+    assert not B.insufficient_material(Position.from_fen("8/8/4k3/8/8/3RK3/8/8 w - - 0 1").st)
+
+
+def test_en_passant_only_when_capturable() -> None:
+    # after e2e4 no black pawn can take en passant: the key equals the position without e.p.
+    board = chess.Board()
+    board.push_uci("e2e4")
+    pos = Position.from_board(board)
+    assert pos.st[B.I_EP] == -1
+    board = chess.Board("rnbqkbnr/ppp1pppp/8/8/3p4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    board.push_uci("e2e4")
+    pos = Position.from_board(board)
+    assert pos.st[B.I_EP] == chess.E3
+    assert "d4e3" in {m.uci() for m in pos.legal_moves()}
