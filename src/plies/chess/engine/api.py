@@ -1,0 +1,466 @@
+"""The chess engine's Python API: ``Engine(...).search(board, ...) -> SearchResult``.
+
+Iterative deepening with aspiration windows runs here, in Python, around the compiled ``pvs``
+kernel (one call per iteration and window). A watchdog thread raises the shared stop flag at
+the hard deadline (which a ``ponderhit`` may set later); every node polls the flag. Lazy SMP:
+helper threads run iterative deepening on their own copies of the position over the shared
+transposition table; the kernels release the GIL. With SyzygyPath set, positions with few
+enough pieces are answered from the tablebases at the root (``plies.chess.tablebases``).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import chess
+import numpy as np
+
+from plies.chess.engine import params as engine_params
+from plies.chess.engine import search as S
+from plies.chess.position import Position
+from plies.errors import InvalidOption
+
+DEFAULT_HASH_MB = 64
+MAX_DEPTH = 100
+
+
+def win_probability(score: int) -> float:
+    """The documented sigmoid from centipawns (side to move) to a win probability; mates
+    map to 1 and 0."""
+    if score > S.MATE_BOUND:
+        return 1.0
+    if score < -S.MATE_BOUND:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-score / engine_params.WIN_PROB_SCALE))
+
+
+def mate_in(score: int) -> int | None:
+    """Moves to mate (negative: being mated) for a mate score, else None."""
+    if score > S.MATE_BOUND:
+        return (S.MATE - score + 1) // 2
+    if score < -S.MATE_BOUND:
+        return -((S.MATE + score) // 2)
+    return None
+
+
+def describe_score(score: int) -> str:
+    m = mate_in(score)
+    if m is not None:
+        return f"mate {m}"
+    return f"{score:+d}"
+
+
+@dataclass
+class PVLine:
+    move: chess.Move
+    score: int
+    pv: list[chess.Move]
+
+
+@dataclass
+class SearchResult:
+    """The best move, its score (centipawns or a mate score, side to move's view), win
+    probability, principal variation and statistics."""
+
+    move: chess.Move | None
+    score: int
+    win_probability: float
+    pv: list[chess.Move]
+    depth: int
+    seldepth: int
+    nodes: int
+    nps: int
+    time: float
+    lines: list[PVLine] = field(default_factory=list)
+    hashfull: int = 0
+    tablebase: bool = False
+
+    @property
+    def mate(self) -> int | None:
+        return mate_in(self.score)
+
+    @property
+    def score_text(self) -> str:
+        return describe_score(self.score)
+
+
+def allocate_time(
+    time_left: float,
+    increment: float = 0.0,
+    moves_to_go: int | None = None,
+    overhead: float = 0.0,
+) -> tuple[float, float]:
+    """(soft, hard) seconds for one move from a clock. The soft limit stops iterative
+    deepening between iterations; the hard one stops the search."""
+    left = max(0.005, time_left - overhead)
+    mtg = max(1, min(moves_to_go or 30, 40))
+    soft = left / mtg + 0.75 * increment
+    cap = left * (0.9 if mtg == 1 else 0.6)
+    hard = min(soft * 4.0, cap)
+    soft = min(soft, hard)
+    return soft, hard
+
+
+class Engine:
+    """The plies chess engine. ``Engine(hash_mb=64, threads=1, syzygy_path=None)``; the
+    transposition table persists across searches (:meth:`new_game` clears it). ``features``
+    switches search features off by name (``search.FEATURE_NAMES``) for tests and for
+    measuring their effect; ``params`` overrides values of :mod:`params` (tuning)."""
+
+    def __init__(
+        self,
+        hash_mb: float = DEFAULT_HASH_MB,
+        threads: int = 1,
+        *,
+        features: dict[str, bool] | None = None,
+        params: dict | None = None,
+        syzygy_path: str | None = None,
+    ) -> None:
+        if threads < 1:
+            raise InvalidOption(f"threads must be at least 1, not {threads}")
+        if hash_mb <= 0:
+            raise InvalidOption(f"hash_mb must be positive, not {hash_mb}")
+        self.threads = int(threads)
+        self.features = np.ones(S.F_COUNT, dtype=np.int64)
+        for name, on in (features or {}).items():
+            if name not in S.FEATURE_NAMES:
+                known = ", ".join(S.FEATURE_NAMES)
+                raise InvalidOption(f"unknown search feature {name!r}: expected one of {known}")
+            self.features[S.FEATURE_NAMES.index(name)] = 1 if on else 0
+        p = params or {}
+        search_names = {
+            "LMR_BASE", "LMR_DIVISOR", "ASPIRATION_DELTA", "RFP_MARGIN", "RFP_DEPTH",
+            "FUTILITY_MARGIN", "FUTILITY_PER_PLY", "FUTILITY_DEPTH", "LMP_DEPTH",
+            "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_VERIFY_DEPTH", "WIN_PROB_SCALE",
+        }  # fmt: skip
+        try:
+            self.pst, self.weights = engine_params.eval_arrays(
+                {k: v for k, v in p.items() if k not in search_names}
+            )
+        except KeyError as exc:
+            raise InvalidOption(str(exc)) from None
+        self.knobs = S.search_knobs(p)
+        self.lmr = S.lmr_table(
+            float(p.get("LMR_BASE", engine_params.LMR_BASE)),
+            float(p.get("LMR_DIVISOR", engine_params.LMR_DIVISOR)),
+        )
+        self.aspiration_delta = int(p.get("ASPIRATION_DELTA", engine_params.ASPIRATION_DELTA))
+        self.hash_mb = hash_mb
+        self.tt = S.new_tt(hash_mb)
+        self.stop_flag = np.zeros(1, dtype=np.int64)
+        self._age = 0
+        self._contexts: list[S.SearchContext] = []
+        self._hard_deadline: float | None = None
+        self._soft_deadline: float | None = None
+        self._lock = threading.Lock()
+        self.tablebase = None
+        if syzygy_path:
+            self.set_syzygy_path(syzygy_path)
+        self._warm()
+
+    def _warm(self) -> None:
+        pos = Position.from_board(chess.Board(), self.pst)
+        ctx = S.new_context(S.new_tt(0.01), np.zeros(1, dtype=np.int64), self.pst, self.weights)
+        S.pvs(pos.bd, pos.st, pos.hist, ctx, -S.INF, S.INF, 2, 0)
+
+    # --- options ----------------------------------------------------------------------------
+
+    def set_hash(self, megabytes: float) -> None:
+        if megabytes <= 0:
+            raise InvalidOption(f"hash must be positive, not {megabytes}")
+        self.hash_mb = megabytes
+        self.tt = S.new_tt(megabytes)
+        self._contexts = []
+
+    def set_threads(self, threads: int) -> None:
+        if threads < 1:
+            raise InvalidOption(f"threads must be at least 1, not {threads}")
+        self.threads = int(threads)
+
+    def set_syzygy_path(self, path: str | None) -> None:
+        from plies.chess import tablebases
+
+        if self.tablebase is not None:
+            self.tablebase.close()
+        self.tablebase = tablebases.open_tablebase(path) if path else None
+
+    def new_game(self) -> None:
+        self.tt[0][:] = 0
+        self.tt[1][:] = 0
+        self._contexts = []
+
+    def stop(self) -> None:
+        """Stop a running search now (thread-safe)."""
+        self.stop_flag[0] = 1
+
+    def set_deadline(self, soft: float | None, hard: float | None) -> None:
+        """Limit a running search (an infinite or pondering one) to ``soft`` / ``hard``
+        seconds from now (``ponderhit``)."""
+        now = time.perf_counter()
+        with self._lock:
+            self._soft_deadline = None if soft is None else now + soft
+            self._hard_deadline = None if hard is None else now + hard
+
+    def hashfull(self) -> int:
+        """Per mille of the first 1000 TT entries written in the current search."""
+        data = self.tt[1][:1000]
+        used = np.count_nonzero((data != 0) & (((data >> 46) & 0xFF) == self._age))
+        return int(used * 1000 // max(1, data.shape[0]))
+
+    def _context(self, i: int) -> S.SearchContext:
+        while len(self._contexts) <= i:
+            self._contexts.append(
+                S.new_context(self.tt, self.stop_flag, self.pst, self.weights, self.knobs, self.lmr)
+            )
+        return self._contexts[i]
+
+    def _prepare(self, ctx: S.SearchContext, nodes: int | None) -> None:
+        ctx.stats[:] = 0
+        ctx.stats[S.S_NODE_LIMIT] = nodes if nodes is not None else (1 << 62)
+        ctx.stats[S.S_AGE] = self._age
+        ctx.killers[:] = 0
+        ctx.excluded[:] = -1
+        ctx.features[:] = self.features
+        ctx.history[:] //= 2
+
+    # --- search -----------------------------------------------------------------------------
+
+    def search(
+        self,
+        board: chess.Board,
+        depth: int | None = None,
+        nodes: int | None = None,
+        movetime: float | None = None,
+        multipv: int = 1,
+        *,
+        time_left: float | None = None,
+        increment: float = 0.0,
+        moves_to_go: int | None = None,
+        mate: int | None = None,
+        infinite: bool = False,
+        overhead: float = 0.0,
+        info: Callable[[SearchResult], None] | None = None,
+    ) -> SearchResult:
+        """Search ``board`` for the side to move. Limits: ``depth`` plies, ``nodes``,
+        ``movetime`` seconds, a clock (``time_left``, ``increment``, ``moves_to_go``), ``mate``
+        (stop once a mate in that many moves is found) or ``infinite`` (until :meth:`stop`);
+        with none of them, depth 8. ``info`` receives a :class:`SearchResult` after every
+        completed iteration."""
+        if not any(board.generate_legal_moves()):
+            raise InvalidOption("no legal move: the game is over")
+        if multipv < 1:
+            raise InvalidOption(f"multipv must be at least 1, not {multipv}")
+        start = time.perf_counter()
+        self.stop_flag[0] = 0
+        self._age = (self._age + 1) & 0xFF
+        soft = hard = None
+        if movetime is not None:
+            hard = max(0.001, movetime - overhead)
+        elif time_left is not None:
+            soft, hard = allocate_time(time_left, increment, moves_to_go, overhead)
+        if depth is None and nodes is None and hard is None and mate is None and not infinite:
+            depth = 8
+        if mate is not None and depth is None:
+            depth = min(MAX_DEPTH, 2 * mate + 8) if not infinite and hard is None else None
+        max_depth = min(depth or MAX_DEPTH, MAX_DEPTH)
+        with self._lock:
+            self._soft_deadline = None if soft is None else start + soft
+            self._hard_deadline = None if hard is None else start + hard
+        if self.tablebase is not None and multipv == 1:
+            from plies.chess import tablebases
+
+            tb = tablebases.probe_root(self.tablebase, board)
+            if tb is not None:
+                move, score = tb
+                result = SearchResult(move, score, win_probability(score), [move], 1, 1, 0, 0,
+                                      0.0, [PVLine(move, score, [move])], 0, True)  # fmt: skip
+                if info is not None:
+                    info(result)
+                if infinite:
+                    self._wait_for_stop()
+                return result
+        watchdog = _Watchdog(self)
+        watchdog.start()
+        helpers = []
+        try:
+            pos = Position.from_board(board, self.pst)
+            for i in range(1, self.threads):
+                hpos = pos.copy()
+                hctx = self._context(i)
+                self._prepare(hctx, None)
+                t = threading.Thread(
+                    target=self._helper_loop, args=(hpos, hctx, max_depth, i), daemon=True
+                )
+                helpers.append((t, hctx))
+                t.start()
+            ctx = self._context(0)
+            self._prepare(ctx, nodes)
+            result = self._iterate(board, pos, ctx, max_depth, multipv, start, mate, info)
+            if infinite:
+                self._wait_for_stop()
+        finally:
+            self.stop_flag[0] = 1
+            for t, _ in helpers:
+                t.join()
+            watchdog.cancel()
+            self.stop_flag[0] = 0
+        total = result.nodes + sum(int(h.stats[S.S_NODES]) for _, h in helpers)
+        elapsed = time.perf_counter() - start
+        result.nodes = total
+        result.time = elapsed
+        result.nps = int(total / elapsed) if elapsed > 0 else 0
+        result.hashfull = self.hashfull()
+        return result
+
+    def _wait_for_stop(self) -> None:
+        """An infinite (or pondering) search answers only on stop (or its ponderhit clock)."""
+        while self.stop_flag[0] == 0:
+            with self._lock:
+                hard = self._hard_deadline
+            if hard is not None and time.perf_counter() >= hard:
+                break
+            time.sleep(0.002)
+
+    def _helper_loop(self, pos: Position, ctx: S.SearchContext, max_depth: int, i: int) -> None:
+        d = 1 + (i & 1)
+        while self.stop_flag[0] == 0 and d <= max_depth:
+            S.pvs(pos.bd, pos.st, pos.hist, ctx, -S.INF, S.INF, d, 0)
+            d += 1
+
+    def _soft_expired(self, start: float, elapsed: float) -> bool:
+        with self._lock:
+            soft = self._soft_deadline
+            hard = self._hard_deadline
+        now = time.perf_counter()
+        if soft is not None and now - start >= 0.55 * (soft - start):
+            return True
+        return hard is not None and soft is None and hard - now < 0.6 * elapsed
+
+    def _iterate(self, board, pos, ctx, max_depth, multipv, start, mate, info) -> SearchResult:
+        result = SearchResult(None, 0, 0.5, [], 0, 0, 0, 0, 0.0)
+        legal = board.legal_moves.count()
+        multipv = min(multipv, legal)
+        for d in range(1, max_depth + 1):
+            lines: list[PVLine] = []
+            ctx.excluded[:] = -1
+            aborted = False
+            for k in range(multipv):
+                prev = None
+                if k < len(result.lines):
+                    prev = result.lines[k].score
+                self._aspiration(pos, ctx, d, prev)
+                best = int(ctx.stats[S.S_ROOT_BEST])
+                if self.stop_flag[0] != 0:
+                    aborted = True
+                    if k > 0 or ctx.stats[S.S_ROOT_DONE] == 0 or best == 0:
+                        break
+                if best == 0:
+                    break
+                pv = [Position.to_move(int(m)) for m in ctx.pv[0, : ctx.pvlen[0]]]
+                if not pv or pv[0] != Position.to_move(best):
+                    pv = [Position.to_move(best)]
+                pv = _legal_prefix(board, pv)
+                lines.append(PVLine(pv[0], int(ctx.stats[S.S_ROOT_SCORE]), pv))
+                ctx.excluded[k] = best
+                if aborted:
+                    break
+            if lines and (not aborted or len(lines) >= len(result.lines)):
+                lines.sort(key=lambda line: -line.score)
+                top = lines[0]
+                result = SearchResult(
+                    top.move, top.score, win_probability(top.score), top.pv,
+                    d if not aborted else result.depth,
+                    int(ctx.stats[S.S_SELDEPTH]), int(ctx.stats[S.S_NODES]), 0, 0.0, lines,
+                )  # fmt: skip
+            if aborted:
+                break
+            elapsed = time.perf_counter() - start
+            result.time = elapsed
+            result.nodes = int(ctx.stats[S.S_NODES])
+            result.nps = int(result.nodes / elapsed) if elapsed > 0 else 0
+            if info is not None:
+                result.hashfull = self.hashfull()
+                info(result)
+            if mate is not None and result.mate is not None and 0 < result.mate <= mate:
+                break
+            if legal == 1 and self._hard_deadline is not None:
+                break
+            if self._soft_expired(start, elapsed):
+                break
+        result.nodes = int(ctx.stats[S.S_NODES])
+        if result.move is None:
+            move = next(iter(board.legal_moves))
+            result.move = move
+            result.pv = [move]
+            result.lines = [PVLine(move, 0, [move])]
+        return result
+
+    def _aspiration(self, pos: Position, ctx: S.SearchContext, depth: int, prev) -> int:
+        ctx.stats[S.S_ROOT_BEST] = 0
+        ctx.stats[S.S_ROOT_DONE] = 0
+        if prev is None or depth < 4 or abs(prev) > S.MATE_BOUND:
+            return int(S.pvs(pos.bd, pos.st, pos.hist, ctx, -S.INF, S.INF, depth, 0))
+        delta = self.aspiration_delta
+        alpha = max(-S.INF, prev - delta)
+        beta = min(S.INF, prev + delta)
+        while True:
+            ctx.stats[S.S_ROOT_BEST] = 0
+            ctx.stats[S.S_ROOT_DONE] = 0
+            score = int(S.pvs(pos.bd, pos.st, pos.hist, ctx, alpha, beta, depth, 0))
+            if self.stop_flag[0] != 0:
+                return score
+            if score <= alpha:
+                beta = (alpha + beta) // 2
+                alpha = max(-S.INF, score - delta)
+            elif score >= beta:
+                beta = min(S.INF, score + delta)
+            else:
+                return score
+            delta *= 2
+            if delta > 1500:
+                alpha, beta = -S.INF, S.INF
+
+
+def _legal_prefix(board: chess.Board, pv: list[chess.Move]) -> list[chess.Move]:
+    """The longest prefix of ``pv`` that is legal from ``board`` (a TT line may not be)."""
+    b = board.copy(stack=False)
+    out = []
+    for m in pv:
+        if m not in b.legal_moves:
+            break
+        out.append(m)
+        b.push(m)
+    return out or pv[:1]
+
+
+class _Watchdog(threading.Thread):
+    """Raises the stop flag at the engine's hard deadline, which may change while it runs."""
+
+    def __init__(self, engine: Engine) -> None:
+        super().__init__(daemon=True)
+        self.engine = engine
+        self._cancel = threading.Event()
+
+    def run(self) -> None:
+        while not self._cancel.is_set():
+            with self.engine._lock:
+                hard = self.engine._hard_deadline
+            if hard is not None and time.perf_counter() >= hard:
+                self.engine.stop_flag[0] = 1
+                return
+            self._cancel.wait(0.001)
+
+    def cancel(self) -> None:
+        self._cancel.set()
+        self.join()
+
+
+def warmup() -> None:
+    """Compile (or load from the cache) every chess kernel."""
+    engine = Engine(hash_mb=1)
+    engine.search(chess.Board(), depth=3)
+    Position.from_board(chess.Board()).perft(2)

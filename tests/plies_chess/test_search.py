@@ -1,0 +1,218 @@
+"""The chess search: exact mate scores, SEE values, alpha-beta equal to minimax with pruning
+off, deterministic node-limited searches, time limits, MultiPV, and two fresh processes on
+numba's cache (DESIGN.md's warning about recursive cached kernels)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+
+from plies.chess.engine import search as S
+from plies.chess.engine.api import Engine, allocate_time, mate_in, win_probability
+from plies.chess.engine.evaluate import evaluate
+from plies.chess.position import Position
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "chess"
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(hash_mb=8)
+
+
+def _mates() -> list[tuple[str, int]]:
+    out = []
+    for line in (DATA / "mates.epd").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            fen, n = line.split(";")
+            out.append((fen.strip(), int(n)))
+    return out
+
+
+def _mates_within(board: chess.Board, n: int) -> bool:
+    """Independent python-chess solver: the side to move mates in at most ``n`` moves."""
+    for move in board.legal_moves:
+        board.push(move)
+        try:
+            if board.is_checkmate():
+                return True
+            if n > 1 and not board.is_game_over():
+                if all(_replies_lose(board, reply, n - 1) for reply in list(board.legal_moves)):
+                    return True
+        finally:
+            board.pop()
+    return False
+
+
+def _replies_lose(board: chess.Board, reply: chess.Move, n: int) -> bool:
+    board.push(reply)
+    try:
+        return _mates_within(board, n)
+    finally:
+        board.pop()
+
+
+@pytest.mark.parametrize("fen,n", _mates())
+def test_mate_in_n_has_the_exact_score(engine: Engine, fen: str, n: int) -> None:
+    board = chess.Board(fen)
+    engine.new_game()
+    result = engine.search(board, depth=2 * abs(n) + 2)
+    assert result.mate == n
+    assert result.score == (S.MATE - (2 * n - 1) if n > 0 else -S.MATE + 2 * -n)
+    # the principal variation is a legal line that ends in mate
+    b = board.copy()
+    for move in result.pv:
+        b.push(move)
+    if n > 0:
+        assert len(result.pv) == 2 * n - 1 and b.is_checkmate()
+        assert _mates_within(board.copy(), n)
+        assert n == 1 or not _mates_within(board.copy(), n - 1)
+
+
+SEE_CASES = [
+    ("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100),
+    ("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5", 100 - 320),
+    ("4k3/8/3n4/4P3/8/8/8/4K3 w - - 0 1", "e5d6", 320),
+    ("4k3/3p4/4p3/8/8/8/8/4QK2 w - - 0 1", "e1e6", 100 - 950),
+    ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 100),
+    ("4k3/8/2n5/1P6/8/8/8/4K3 w - - 0 1", "b5c6", 320),
+    ("3rk3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", 850 - 950),
+]
+
+
+@pytest.mark.parametrize("fen,uci,value", SEE_CASES)
+def test_see_values(fen: str, uci: str, value: int) -> None:
+    pos = Position.from_fen(fen)
+    bd = pos.bd.copy()
+    mv = pos.to_int(chess.Move.from_uci(uci))
+    assert S.see(pos.bd, mv, np.zeros(64, dtype=np.int64)) == value
+    assert np.array_equal(pos.bd, bd)  # the board is restored
+
+
+def _minimax(pos: Position, ctx, depth: int, ply: int) -> int:
+    """Plain negamax over the kernel board with the engine's draw rules and evaluation."""
+    from plies.chess.engine import board as B
+
+    if ply > 0 and (
+        pos.st[B.I_HALF] >= 100
+        or B.is_repetition(pos.st, pos.hist)
+        or B.insufficient_material(pos.st)
+    ):
+        return 0
+    checked = B.in_check(pos.bd, pos.st)
+    if depth <= 0 and not checked:
+        return int(evaluate(pos.bd, pos.st, ctx.weights, ctx.scratch))
+    depth = max(depth, 1)
+    best = -S.INF
+    moves = pos.legal_ints()
+    if not moves:
+        return -S.MATE + ply if checked else 0
+    for mv in moves:
+        pos.push(mv)
+        best = max(best, -_minimax(pos, ctx, depth - 1, ply + 1))
+        pos.pop()
+    return best
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
+    ],
+)
+def test_alphabeta_equals_minimax_with_pruning_off(fen: str) -> None:
+    pos = Position.from_fen(fen)
+    ctx = S.new_context(S.new_tt(1), np.zeros(1, dtype=np.int64), pos.pst, Position_w())
+    ctx.features[:] = 0
+    ctx.features[S.F_ORDER] = 1  # ordering changes nothing but speed
+    depth = 3
+    expected = _minimax(pos.copy(), ctx, depth, 0)
+    got = S.pvs(pos.bd, pos.st, pos.hist, ctx, -S.INF, S.INF, depth, 0)
+    assert got == expected
+    # and with every feature on, the same depth finds a value in the same ballpark
+    ctx.features[:] = 1
+    assert abs(S.pvs(pos.bd, pos.st, pos.hist, ctx, -S.INF, S.INF, depth, 0) - expected) < 400
+
+
+def Position_w():
+    from plies.chess.position import default_eval_arrays
+
+    return default_eval_arrays()[1]
+
+
+def test_node_limited_search_is_deterministic() -> None:
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    results = []
+    for _ in range(2):
+        e = Engine(hash_mb=4)
+        r = e.search(board, nodes=20000)
+        results.append((r.move, r.score, r.nodes, r.depth))
+    assert results[0] == results[1]
+    assert results[0][2] <= 20001
+
+
+def test_movetime_is_respected_and_multipv_lines_differ(engine: Engine) -> None:
+    board = chess.Board()
+    start = time.perf_counter()
+    r = engine.search(board, movetime=0.3, multipv=3)
+    assert time.perf_counter() - start < 1.0
+    assert len(r.lines) == 3 and len({line.move for line in r.lines}) == 3
+    assert r.lines[0].score >= r.lines[1].score >= r.lines[2].score
+    assert r.move in board.legal_moves
+
+
+def test_threads_search_and_stop(engine: Engine) -> None:
+    e = Engine(hash_mb=8, threads=2)
+    r = e.search(chess.Board(), movetime=0.3)
+    assert r.move in chess.Board().legal_moves and r.depth >= 3
+
+
+def test_time_allocation_and_scores() -> None:
+    soft, hard = allocate_time(60.0, 1.0)
+    assert 0 < soft <= hard <= 36.0
+    soft, hard = allocate_time(1.0, 0.0, moves_to_go=1)
+    assert hard <= 0.9
+    assert mate_in(S.MATE - 3) == 2 and mate_in(-S.MATE + 2) == -1 and mate_in(10) is None
+    assert win_probability(0) == 0.5 and win_probability(S.MATE - 1) == 1.0
+
+
+def test_draws_are_scored_zero(engine: Engine) -> None:
+    # bare kings plus a knight: no legal mating material
+    r = engine.search(chess.Board("8/8/4k3/8/8/3NK3/8/8 w - - 0 1"), depth=6)
+    assert r.score == 0
+
+
+SCRIPT = textwrap.dedent(
+    """
+    import chess
+    from plies.chess.engine.api import Engine
+
+    engine = Engine(hash_mb=4)
+    r = engine.search(chess.Board(), nodes=30000)
+    print(r.move, r.score, r.nodes)
+    r = engine.search(chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"), depth=4)
+    print(r.move, r.score)
+    """
+)
+
+
+def test_search_runs_twice_from_the_cache() -> None:
+    outputs = []
+    for _ in range(2):
+        proc = subprocess.run(
+            [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=600
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        outputs.append(proc.stdout)
+    assert outputs[0] == outputs[1]
+    assert outputs[0].count("\n") == 2
