@@ -148,6 +148,14 @@ def pbrain() -> None:
 
 
 @cli.command()
+def uci() -> None:
+    """Run the chess engine on stdin/stdout with the UCI protocol (docs/chess.md)."""
+    from plies.chess.uci import main as uci_main
+
+    uci_main()
+
+
+@cli.command()
 def warmup() -> None:
     """Compile (or load from the numba cache) every kernel."""
     from plies.warmup import run_warmups
@@ -240,11 +248,14 @@ def play(
 
 
 @cli.command()
-@click.argument("game", type=click.Choice(["gomoku"]))
+@click.argument("game", type=click.Choice(["gomoku", "chess"]))
 @click.option("--depth", type=int, default=None, help="Depth per position (default 8).")
 @click.option("--nodes", type=int, default=None, help="Nodes per position instead of a depth.")
 def bench(game: str, depth: int | None, nodes: int | None) -> None:
     """Search a fixed position set: total nodes, nodes per second and a signature."""
+    if game == "chess":
+        _bench_chess(depth, nodes)
+        return
     from plies.gomoku.engine.bench import DEFAULT_DEPTH, run_bench
 
     out = _console()
@@ -256,6 +267,29 @@ def bench(game: str, depth: int | None, nodes: int | None) -> None:
                 f"{line.rule:<10} {line.size}x{line.size} after {line.moves:>2} moves: "
                 f"{r.move.algebraic(line.size) if r.move else '-':<4} {r.score_text:>12} "
                 f"depth {r.depth:>2}  {r.nodes:>10} nodes  {r.nps:>8} nodes/s"
+            )
+        )
+
+    report = run_bench(
+        depth=depth or (None if nodes else DEFAULT_DEPTH), nodes=nodes, progress=progress
+    )
+    out.print(Text(f"{report.nodes} nodes"))
+    out.print(Text(f"{report.nps} nodes/s"))
+    out.print(Text(f"signature {report.signature}"))
+
+
+def _bench_chess(depth: int | None, nodes: int | None) -> None:
+    """``plies bench chess`` (plies.chess.engine.bench)."""
+    from plies.chess.engine.bench import DEFAULT_DEPTH, run_bench
+
+    out = _console()
+
+    def progress(line) -> None:
+        r = line.result
+        out.print(
+            Text(
+                f"{r.move.uci() if r.move else '-':<6} {r.score_text:>9} depth {r.depth:>2} "
+                f"{r.nodes:>10} nodes {r.nps:>9} nodes/s  {line.fen}"
             )
         )
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 WARMUPS: list[str] = [
     "plies.gomoku.rules:warmup",
     "plies.gomoku.engine.api:warmup",
+    "plies.chess.engine.api:warmup",
 ]
 
 
