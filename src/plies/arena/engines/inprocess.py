@@ -106,6 +106,62 @@ class GomokuEnginePlayer(Player):
         return Reply(result.move.pbrain(), score, result.depth)
 
 
+class ChessEnginePlayer(Player):
+    """The plies chess engine (:class:`plies.chess.engine.api.Engine`) in this process.
+
+    Options: ``depth``, ``nodes``, ``movetime`` (seconds) limit each move; without them the
+    engine plays on the match clock. ``hash`` (MB, default 16) and ``threads`` (default 1).
+    """
+
+    OPTIONS = ("depth", "nodes", "movetime", "hash", "threads")
+    games = frozenset({"chess"})
+
+    def __init__(self, options: dict[str, str], name: str) -> None:
+        check_options(options, self.OPTIONS, "plies:chess")
+        self.name = name
+        self.depth = _int(options, "depth")
+        self.nodes = _int(options, "nodes")
+        self.movetime = _float(options, "movetime")
+        self.hash_mb = _float(options, "hash") or 16.0
+        self.threads = _int(options, "threads") or 1
+        self._engine: Any = None
+
+    @property
+    def self_limited(self) -> bool:
+        return any(v is not None for v in (self.depth, self.nodes, self.movetime))
+
+    def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
+        from plies.chess.engine.api import Engine
+
+        if self._engine is None:
+            self._engine = Engine(hash_mb=self.hash_mb, threads=self.threads)
+        else:
+            self._engine.new_game()
+
+    def think(self, referee: Referee, limits: Limits, deadline: float | None) -> Reply:
+        from plies.chess.engine.api import mate_in
+
+        kwargs: dict[str, Any] = {}
+        if self.self_limited:
+            kwargs.update(depth=self.depth, nodes=self.nodes, movetime=self.movetime)
+        else:
+            kwargs.update(depth=limits.depth, nodes=limits.nodes, movetime=limits.movetime)
+            if limits.time_left is not None and limits.movetime is None:
+                kwargs.update(
+                    time_left=limits.time_left,
+                    increment=limits.increment,
+                    moves_to_go=limits.moves_to_go,
+                    overhead=0.01,
+                )
+        result = self._engine.search(referee.board, **kwargs)
+        score = int(result.score)
+        m = mate_in(score)
+        if m is not None:
+            plies = 2 * m - 1 if m > 0 else -2 * m
+            score = MATE_SCORE - plies if m > 0 else -(MATE_SCORE - plies)
+        return Reply(result.move.uci(), score, result.depth)
+
+
 class RandomPlayer(Player):
     """Plays a uniformly random legal move (any game); ``seed`` makes it repeatable."""
 

@@ -43,9 +43,10 @@ def registered_engines() -> list[str]:
 
 
 def _register_builtins() -> None:
-    from plies.arena.engines.inprocess import GomokuEnginePlayer, RandomPlayer
+    from plies.arena.engines.inprocess import ChessEnginePlayer, GomokuEnginePlayer, RandomPlayer
 
     _FACTORIES.setdefault("gomoku", GomokuEnginePlayer)
+    _FACTORIES.setdefault("chess", ChessEnginePlayer)
     _FACTORIES.setdefault("random", RandomPlayer)
     # the generic search library's Gomoku agents: plies:gomoku-mcts?iterations=500, ...
     for algorithm in ("minimax", "alphabeta", "negamax", "montecarlo", "mcts"):
