@@ -334,11 +334,9 @@ class Engine:
     def _soft_expired(self, start: float, elapsed: float) -> bool:
         with self._lock:
             soft = self._soft_deadline
-            hard = self._hard_deadline
-        now = time.perf_counter()
-        if soft is not None and now - start >= 0.55 * (soft - start):
-            return True
-        return hard is not None and soft is None and hard - now < 0.6 * elapsed
+        # a fixed movetime (no soft limit) uses all of its time: an unfinished iteration
+        # still counts once its first move (the previous best) has been searched
+        return soft is not None and time.perf_counter() - start >= 0.55 * (soft - start)
 
     def _iterate(self, board, pos, ctx, max_depth, multipv, start, mate, info) -> SearchResult:
         result = SearchResult(None, 0, 0.5, [], 0, 0, 0, 0, 0.0)
