@@ -57,7 +57,8 @@ def test_malformed_specs(text, message):
     [
         ("plies:gomoku?speed=9", "unknown option 'speed' for plies:gomoku"),
         ("plies:gomoku?depth=0", "at least 1"),
-        ("plies:chess?nodes=5", "unknown built-in engine plies:chess"),
+        ("plies:checkers?nodes=5", "unknown built-in engine plies:checkers"),
+        ("plies:chess?speed=9", "unknown option .speed. for plies:chess"),
     ],
 )
 def test_bad_builtin_options(text, message):
