@@ -523,7 +523,6 @@ def tournament(fmt, **kw) -> None:
     _run_arena("tournament", fmt, kw)
 
 
-
 # --- plies analyze (game review) ---------------------------------------------------------------
 @cli.command()
 @click.argument("file", type=str)
