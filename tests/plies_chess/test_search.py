@@ -4,8 +4,6 @@ numba's cache (DESIGN.md's warning about recursive cached kernels)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 import time
 from pathlib import Path
@@ -14,6 +12,7 @@ import chess
 import numpy as np
 import pytest
 
+from fresh_process import run_twice
 from plies.chess.engine import search as S
 from plies.chess.engine.api import Engine, allocate_time, mate_in, win_probability
 from plies.chess.engine.evaluate import evaluate
@@ -207,12 +206,6 @@ SCRIPT = textwrap.dedent(
 
 
 def test_search_runs_twice_from_the_cache() -> None:
-    outputs = []
-    for _ in range(2):
-        proc = subprocess.run(
-            [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=600
-        )
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        outputs.append(proc.stdout)
+    outputs = run_twice(SCRIPT)
     assert outputs[0] == outputs[1]
     assert outputs[0].count("\n") == 2

@@ -8,9 +8,9 @@ which loads everything from the cache written by this test run, works.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
+
+from fresh_process import run_twice
 
 SCRIPT = textwrap.dedent(
     """
@@ -27,12 +27,6 @@ SCRIPT = textwrap.dedent(
 
 
 def test_search_runs_twice_from_the_cache() -> None:
-    outputs = []
-    for _ in range(2):
-        proc = subprocess.run(
-            [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=600
-        )
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        outputs.append(proc.stdout)
+    outputs = run_twice(SCRIPT)
     assert outputs[0] == outputs[1]
     assert outputs[0].count("\n") == 2

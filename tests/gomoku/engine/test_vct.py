@@ -4,8 +4,6 @@ positions (any line returned must replay as a win); two fresh processes on numba
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -13,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
+from fresh_process import run_twice
 from plies.gomoku import Board, Move, rules
 from plies.gomoku.engine import state as ST
 from plies.gomoku.engine import vct as VT
@@ -236,11 +235,5 @@ SCRIPT = textwrap.dedent(
 
 
 def test_vct_runs_twice_from_the_cache() -> None:
-    outputs = []
-    for _ in range(2):
-        proc = subprocess.run(
-            [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=600
-        )
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        outputs.append(proc.stdout)
+    outputs = run_twice(SCRIPT)
     assert outputs[0] == outputs[1]
