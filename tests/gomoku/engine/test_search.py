@@ -238,11 +238,3 @@ def test_the_transposition_table_uses_its_whole_budget() -> None:
     for key in (0, 1, 2**63, 2**64 - 1, 0x9E3779B97F4A7C15):
         base = S.tt_bucket(np.uint64(key), keys.shape[0])
         assert 0 <= base <= keys.shape[0] - 4 and base % 4 == 0
-
-
-def test_multipv_lines_come_best_first() -> None:
-    board = Board.from_moves(["h8", "i9", "h10", "g9", "i10", "j11"], 15, "freestyle")
-    result = Engine("freestyle", hash_mb=4).search(board, depth=5, multipv=4)
-    scores = [line.score for line in result.lines]
-    assert len(scores) == 4 and scores == sorted(scores, reverse=True)
-    assert result.move == result.lines[0].move and result.score == scores[0]

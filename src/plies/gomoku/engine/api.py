@@ -382,9 +382,6 @@ class Engine:
                 if aborted:
                     break
             if lines and (not aborted or len(lines) >= len(result.lines)):
-                # each line is searched with the earlier ones excluded, so a later line can
-                # come back higher (search instability): order them by score, best first
-                lines.sort(key=lambda line: -line.score)
                 top = lines[0]
                 result = SearchResult(
                     top.move,
