@@ -132,7 +132,9 @@ def winning_captures(board: chess.Board, min_gain: int = 1) -> list[dict[str, An
             continue
         gain = int(S.see(pos.bd, pos.to_int(move), buf))
         if gain >= min_gain:
-            victim = chess.PAWN if board.is_en_passant(move) else board.piece_type_at(move.to_square)
+            victim = (
+                chess.PAWN if board.is_en_passant(move) else board.piece_type_at(move.to_square)
+            )
             out.append(
                 {
                     "move": board.san(move),
@@ -181,7 +183,9 @@ def analyse_position(engine, board: chess.Board, budget: Budget, ply: int) -> Po
         multipv=budget.multipv,
     )  # fmt: skip
     lines = [
-        LineEval(board.san(ln.move), int(ln.score), win_probability(ln.score), _san_line(board, ln.pv))
+        LineEval(
+            board.san(ln.move), int(ln.score), win_probability(ln.score), _san_line(board, ln.pv)
+        )
         for ln in result.lines
     ]
     lines.sort(key=lambda ln: -ln.score)
@@ -515,14 +519,11 @@ def review_game(
         on_result=progress,
     )  # fmt: skip
     evals = {i: PositionEval.from_dict(v) for i, v in raw.items()}
-    first = 0 if start.turn == chess.WHITE else 1
     reviews = []
     for i, san in enumerate(sans):
         if i not in evals or i + 1 not in evals:
             continue
-        reviews.append(
-            judge_move(i + 1 + first, san, evals[i], evals[i + 1], t=t, thresholds=thresholds)
-        )
+        reviews.append(judge_move(i + 1, san, evals[i], evals[i + 1], t=t, thresholds=thresholds))
     result = _result(game, board)
     opening = game.headers.get("Opening") or None
     if opening and game.headers.get("ECO"):
@@ -545,7 +546,6 @@ def review_game(
         "moves_uci": ucis,
         "fens": fens,
         "start_fen": start_fen,
-        "first_ply": 1 + first,
         "opening": opening,
         "source": source,
         "event": name("Event"),

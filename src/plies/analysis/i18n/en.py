@@ -117,12 +117,10 @@ MESSAGES: dict[str, str] = {
     "ch_note_only_defence": "{move} is the only move that does not get mated.",
     "ch_note_allowed_mate": "{move} allows mate: {opp} mates in {n}: {line}.",
     "ch_note_hanging": (
-        "{move} leaves the {piece} on {square} "
-        "hanging: {opp} wins it with {capture}."
+        "{move} leaves the {piece} on {square} hanging: {opp} wins it with {capture}."
     ),
     "ch_note_material_loss": (
-        "{move} drops material: {opp} wins "
-        "the {piece} on {square} with {capture}."
+        "{move} drops material: {opp} wins the {piece} on {square} with {capture}."
     ),
     "ch_note_missed_capture": "{move} misses {best}, which wins the {piece} on {square}.",
     "ch_note_sacrifice": "{move} sacrifices the {piece}: the engine approves.",

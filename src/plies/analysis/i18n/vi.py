@@ -115,23 +115,19 @@ MESSAGES: dict[str, str] = {
     "ch_note_checkmate": "{move} chiếu hết: {player} thắng.",
     "ch_note_lost": "{player} đã thua từ trước: {opp} chiếu hết bắt buộc dù {player} đi nước nào.",
     "ch_note_missed_mate": (
-        "{player} có nước chiếu hết sau {n} nước: "
-        "{line}. Nước đi {move} bỏ lỡ cơ hội đó."
+        "{player} có nước chiếu hết sau {n} nước: {line}. Nước đi {move} bỏ lỡ cơ hội đó."
     ),
     "ch_note_keeps_mate": (
-        "{move} giữ được đòn chiếu hết bắt "
-        "buộc (chiếu hết sau {n} nước: {line})."
+        "{move} giữ được đòn chiếu hết bắt buộc (chiếu hết sau {n} nước: {line})."
     ),
     "ch_note_only_move": "{move} là nước đi hợp lệ duy nhất.",
     "ch_note_only_defence": "{move} là nước duy nhất không bị chiếu hết.",
     "ch_note_allowed_mate": "{move} để đối phương chiếu hết: {opp} chiếu hết sau {n} nước: {line}.",
     "ch_note_hanging": (
-        "{move} bỏ mặc quân {piece} ở {square} không "
-        "được bảo vệ: {opp} bắt quân bằng {capture}."
+        "{move} bỏ mặc quân {piece} ở {square} không được bảo vệ: {opp} bắt quân bằng {capture}."
     ),
     "ch_note_material_loss": (
-        "{move} làm mất quân: {opp} bắt "
-        "quân {piece} ở {square} bằng {capture}."
+        "{move} làm mất quân: {opp} bắt quân {piece} ở {square} bằng {capture}."
     ),
     "ch_note_missed_capture": "{move} bỏ lỡ nước {best}, bắt được quân {piece} ở {square}.",
     "ch_note_sacrifice": "{move} thí quân {piece}: máy đánh giá đây là nước hay.",
