@@ -338,6 +338,11 @@ def judge_move(
     if checkmate:
         classification = "best"
         notes.append(t("ch_note_checkmate", move=move, player=P))
+    elif legal == 1:
+        classification = "forced"
+        loss = 0.0
+        wp_after = wp_before
+        notes.append(t("ch_note_only_move", move=move))
     elif lost_before:
         classification = "lost"
         notes.append(t("ch_note_lost", player=P, opp=O))
@@ -347,11 +352,6 @@ def judge_move(
         notes.append(
             t("ch_note_missed_mate", move=move, player=P, n=mate_n, line=" ".join(mate_line))
         )
-    elif legal == 1:
-        classification = "forced"
-        loss = 0.0
-        wp_after = wp_before
-        notes.append(t("ch_note_only_move", move=move))
     else:
         if classification == "best" and len(lines) >= 2 and lines[0].move == move:
             if lines[0].score >= -bound and all(ln.score < -bound for ln in lines[1:]):

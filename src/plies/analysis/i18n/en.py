@@ -124,7 +124,7 @@ MESSAGES: dict[str, str] = {
     ),
     "ch_note_missed_capture": "{move} misses {best}, which wins the {piece} on {square}.",
     "ch_note_sacrifice": "{move} sacrifices the {piece}: the engine approves.",
-    "ch_note_capture": "{move} captures a {piece}.",
+    "ch_note_capture": "{move} captures the {piece}.",
     "ch_note_check": "{move} gives check.",
     "rule_chess": "chess",
 }

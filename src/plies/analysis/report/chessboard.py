@@ -48,8 +48,12 @@ def board_svg(fen: str, *, element_id: str | None = None, last: str | None = Non
     for i in range(8):
         x = BORDER + i * SQUARE + SQUARE // 2
         y = BORDER + i * SQUARE + SQUARE // 2 + 4
-        out.append(f'<text x="{x}" y="{size - 6}" class="coord" fill="#eee">{"abcdefgh"[i]}</text>')
-        out.append(f'<text x="{BORDER // 2}" y="{y}" class="coord" fill="#eee">{8 - i}</text>')
+        out.append(
+            f'<text x="{x}" y="{size - 6}" class="coord" style="fill:#eee">{"abcdefgh"[i]}</text>'
+        )
+        out.append(
+            f'<text x="{BORDER // 2}" y="{y}" class="coord" style="fill:#eee">{8 - i}</text>'
+        )
     out.append('<g class="stones">')
     if last:
         move = chess.Move.from_uci(last)
