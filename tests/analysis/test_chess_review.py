@@ -161,6 +161,8 @@ def test_html_report(reviews):
     assert 'id="chess-extra"' in html and "♛" in html and 'class="board chess"' in html
     assert not re.search(r"(src|href)=\"https?:", html)  # self-contained
     assert "White's winning chances" in html
+    assert "<td>4.</td><td>White</td><td>Nc3</td>" in html
+    assert "<td>4...</td><td>Black</td><td>a6</td>" in html
     assert "cờ vua" in render_html(reviews["scholar_vi"])
 
 
@@ -197,6 +199,7 @@ def test_cli_analyze_pgn(tmp_path, monkeypatch):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert "Missed win" in result.output and "Allowed mate" in result.output
+    assert "4. Nc3" in result.output and "3... Nf6" in result.output  # chess move numbers
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["game"]["players"] == {"white": "Alice", "black": "Bob"}
     assert data["moves"][6]["classification"] == "missed_win"

@@ -86,7 +86,7 @@ def test_chess_report_in_browser(tmp_path):
             for _ in range(7):
                 page.keyboard.press("ArrowRight")
             assert page.get_attribute("body", "data-ply") == "7"
-            assert "Nc3" in page.inner_text("#detail")
+            assert "4. White Nc3" in page.inner_text("#detail")
             assert "Missed win" in page.inner_text("#detail")
             page.keyboard.press("b")  # the best line as numbered arrows on the position before
             assert page.locator("#board .ghost").count() >= 1

@@ -12,6 +12,7 @@ from html import escape
 from pathlib import Path
 
 from plies.analysis.i18n import messages
+from plies.analysis.report import move_number
 from plies.analysis.report.svg import CELL, MARGIN, board_svg
 from plies.analysis.review import Review
 
@@ -130,6 +131,11 @@ _JS = r"""
   }
 __BOARD_JS__
   const FIRST = R.game.game === "chess" ? "white" : "black";
+  function num(ply) {
+    if (R.game.game !== "chess") return ply + ".";
+    const f = R.game.fens[ply - 1].split(" ");
+    return f[5] + (f[1] === "w" ? "." : "...");
+  }
   function firstWp(m) {
     return m.player === FIRST ? m.win_probability_after : 1 - m.win_probability_after;
   }
@@ -162,7 +168,8 @@ __BOARD_JS__
       const bad = ["inaccuracy", "mistake", "blunder", "missed_win"].indexOf(m.classification) >= 0;
       const c = el("circle", {cx: X(m.ply), cy: Y(firstWp(m)), r: bad ? 5 : 3,
         fill: COL[m.classification], stroke: "#fff", "class": "pt", "data-ply": m.ply});
-      c.appendChild(el("title", {}, m.ply + ". " + m.move + " " + T["cls_" + m.classification]));
+      const label = num(m.ply) + " " + m.move + " " + T["cls_" + m.classification];
+      c.appendChild(el("title", {}, label));
       c.addEventListener("click", function (ev) { ev.stopPropagation(); go(m.ply); });
       svg.appendChild(c);
     });
@@ -182,7 +189,7 @@ __BOARD_JS__
     if (cur === 0) { d.innerHTML = "<h2>" + esc(T.start_position) + "</h2>"; return; }
     if (!m) { d.innerHTML = "<h2>" + esc(T.move_n.replace("{n}", cur)) + " " +
       esc(moves[cur - 1]) + "</h2>"; return; }
-    let h = "<h2>" + cur + ". " + esc(T[m.player]) + " " + esc(m.move) + " " +
+    let h = "<h2>" + num(cur) + " " + esc(T[m.player]) + " " + esc(m.move) + " " +
       badge(m.classification);
     m.categories.forEach(function (c) { h += '<span class="cat">' + esc(T["cat_" + c]) +
       "</span>"; });
@@ -286,7 +293,8 @@ def render_html(review: Review) -> str:
     move_rows = []
     for m in review.moves:
         move_rows.append(
-            f'<tr data-ply="{m.ply}"><td>{m.ply}.</td><td>{escape(t[m.player])}</td>'
+            f'<tr data-ply="{m.ply}"><td>{move_number(game, m.ply)}</td>'
+            f"<td>{escape(t[m.player])}</td>"
             f"<td>{escape(m.move)}</td><td>"
             f'<span class="badge" style="background:{COLOURS[m.classification]}">'
             f"{escape(t['cls_' + m.classification])}</span></td>"
