@@ -103,7 +103,7 @@ MESSAGES: dict[str, str] = {
     # cờ vua
     "cat_missed_mate": "Bỏ lỡ chiếu hết",
     "cat_allowed_mate": "Để bị chiếu hết",
-    "cat_hanging_piece": "Bỏ quân",
+    "cat_hanging_piece": "Treo quân",
     "cat_material_loss": "Mất quân",
     "cat_missed_capture": "Bỏ lỡ nước bắt quân",
     "piece_pawn": "tốt",
@@ -115,14 +115,16 @@ MESSAGES: dict[str, str] = {
     "ch_note_checkmate": "{move} chiếu hết: {player} thắng.",
     "ch_note_lost": "{player} đã thua từ trước: {opp} chiếu hết bắt buộc dù {player} đi nước nào.",
     "ch_note_missed_mate": (
-        "{player} có nước chiếu hết sau {n} nước: {line}. Nước đi {move} bỏ lỡ cơ hội đó."
+        "{player} có đòn chiếu hết trong {n} nước: {line}. Nước đi {move} bỏ lỡ cơ hội đó."
     ),
     "ch_note_keeps_mate": (
-        "{move} giữ được đòn chiếu hết bắt buộc (chiếu hết sau {n} nước: {line})."
+        "{move} giữ được đòn chiếu hết bắt buộc (chiếu hết trong {n} nước: {line})."
     ),
     "ch_note_only_move": "{move} là nước đi hợp lệ duy nhất.",
     "ch_note_only_defence": "{move} là nước duy nhất không bị chiếu hết.",
-    "ch_note_allowed_mate": "{move} để đối phương chiếu hết: {opp} chiếu hết sau {n} nước: {line}.",
+    "ch_note_allowed_mate": (
+        "{move} để đối phương chiếu hết: {opp} chiếu hết trong {n} nước: {line}."
+    ),
     "ch_note_hanging": (
         "{move} bỏ mặc quân {piece} ở {square} không được bảo vệ: {opp} bắt quân bằng {capture}."
     ),
