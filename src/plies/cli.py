@@ -542,7 +542,17 @@ def tournament(fmt, **kw) -> None:
 def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, json_out,
             html_out, book, no_cache, all_moves) -> None:  # fmt: skip
     """Review a game: every move judged, mistakes and missed wins explained (FILE or - for
-    stdin: .psq, .sgf or a move list)."""
+    stdin: .psq, .sgf or a move list; .pgn: a chess game)."""
+    if file.lower().endswith(".pgn"):
+        from plies.analysis import chess as chess_review
+
+        chess_review.check_options(rule, size, book)
+        chess_review.review_file(
+            file, movetime=movetime, depth=depth, nodes=nodes, threads=threads,
+            workers=workers, lang=lang, json_out=json_out, html_out=html_out,
+            use_cache=not no_cache, notable_only=not all_moves, console=_console(),
+        )  # fmt: skip
+        return
     from plies.analysis.gomoku import review_file
 
     review_file(

@@ -59,3 +59,40 @@ def test_report_in_browser(tmp_path):
             assert errors == []
         finally:
             browser.close()
+
+
+def test_chess_report_in_browser(tmp_path):
+    from plies.analysis.chess import load_pgn, review_game
+
+    game = load_pgn(text="1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Nc3 a6 5. Qxf7# 1-0")
+    review = review_game(game, Budget(nodes=3000))
+    path = tmp_path / "chess.html"
+    write_html(review, path)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            errors = []
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(path.as_uri())
+            pieces = "#board .stones text.piece"
+            assert page.get_attribute("body", "data-ply") == "9"
+            assert page.locator(pieces).count() == 31  # Qxf7# took the f7 pawn
+            page.keyboard.press("Home")
+            assert page.locator(pieces).count() == 32
+            for _ in range(7):
+                page.keyboard.press("ArrowRight")
+            assert page.get_attribute("body", "data-ply") == "7"
+            assert "4. White Nc3" in page.inner_text("#detail")
+            assert "Missed win" in page.inner_text("#detail")
+            page.keyboard.press("b")  # the best line as numbered arrows on the position before
+            assert page.locator("#board .ghost").count() >= 1
+            page.click("#chart circle.pt[data-ply='3']")
+            assert page.get_attribute("body", "data-ply") == "3"
+            page.screenshot(path=str(tmp_path / "chess.png"), full_page=True)
+            assert errors == []
+        finally:
+            browser.close()

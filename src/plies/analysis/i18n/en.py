@@ -97,4 +97,34 @@ MESSAGES: dict[str, str] = {
     "interrupted": "Interrupted: only the finished moves are reviewed.",
     "move_n": "Move {n}",
     "cached": "{n} of {total} positions from the cache",
+    # chess
+    "cat_missed_mate": "Missed mate",
+    "cat_allowed_mate": "Allowed mate",
+    "cat_hanging_piece": "Hanging piece",
+    "cat_material_loss": "Material loss",
+    "cat_missed_capture": "Missed capture",
+    "piece_pawn": "pawn",
+    "piece_knight": "knight",
+    "piece_bishop": "bishop",
+    "piece_rook": "rook",
+    "piece_queen": "queen",
+    "piece_king": "king",
+    "ch_note_checkmate": "{move} is checkmate: {player} wins.",
+    "ch_note_lost": "{player} was already lost: {opp} mates by force whatever {player} plays.",
+    "ch_note_missed_mate": "{player} had mate in {n}: {line}. {move} lets it slip.",
+    "ch_note_keeps_mate": "{move} keeps the forced mate (mate in {n}: {line}).",
+    "ch_note_only_move": "{move} is the only legal move.",
+    "ch_note_only_defence": "{move} is the only move that does not get mated.",
+    "ch_note_allowed_mate": "{move} allows mate: {opp} mates in {n}: {line}.",
+    "ch_note_hanging": (
+        "{move} leaves the {piece} on {square} hanging: {opp} wins it with {capture}."
+    ),
+    "ch_note_material_loss": (
+        "{move} drops material: {opp} wins the {piece} on {square} with {capture}."
+    ),
+    "ch_note_missed_capture": "{move} misses {best}, which wins the {piece} on {square}.",
+    "ch_note_sacrifice": "{move} sacrifices the {piece}: the engine approves.",
+    "ch_note_capture": "{move} captures the {piece}.",
+    "ch_note_check": "{move} gives check.",
+    "rule_chess": "chess",
 }

@@ -100,4 +100,40 @@ MESSAGES: dict[str, str] = {
     "interrupted": "Đã dừng giữa chừng: chỉ các nước đã phân tích xong được đánh giá.",
     "move_n": "Nước {n}",
     "cached": "{n}/{total} thế cờ lấy từ bộ nhớ đệm",
+    # cờ vua
+    "cat_missed_mate": "Bỏ lỡ chiếu hết",
+    "cat_allowed_mate": "Để bị chiếu hết",
+    "cat_hanging_piece": "Treo quân",
+    "cat_material_loss": "Mất quân",
+    "cat_missed_capture": "Bỏ lỡ nước bắt quân",
+    "piece_pawn": "tốt",
+    "piece_knight": "mã",
+    "piece_bishop": "tượng",
+    "piece_rook": "xe",
+    "piece_queen": "hậu",
+    "piece_king": "vua",
+    "ch_note_checkmate": "{move} chiếu hết: {player} thắng.",
+    "ch_note_lost": "{player} đã thua từ trước: {opp} chiếu hết bắt buộc dù {player} đi nước nào.",
+    "ch_note_missed_mate": (
+        "{player} có đòn chiếu hết trong {n} nước: {line}. Nước đi {move} bỏ lỡ cơ hội đó."
+    ),
+    "ch_note_keeps_mate": (
+        "{move} giữ được đòn chiếu hết bắt buộc (chiếu hết trong {n} nước: {line})."
+    ),
+    "ch_note_only_move": "{move} là nước đi hợp lệ duy nhất.",
+    "ch_note_only_defence": "{move} là nước duy nhất không bị chiếu hết.",
+    "ch_note_allowed_mate": (
+        "{move} để đối phương chiếu hết: {opp} chiếu hết trong {n} nước: {line}."
+    ),
+    "ch_note_hanging": (
+        "{move} bỏ mặc quân {piece} ở {square} không được bảo vệ: {opp} bắt quân bằng {capture}."
+    ),
+    "ch_note_material_loss": (
+        "{move} làm mất quân: {opp} bắt quân {piece} ở {square} bằng {capture}."
+    ),
+    "ch_note_missed_capture": "{move} bỏ lỡ nước {best}, bắt được quân {piece} ở {square}.",
+    "ch_note_sacrifice": "{move} thí quân {piece}: máy đánh giá đây là nước hay.",
+    "ch_note_capture": "{move} bắt quân {piece}.",
+    "ch_note_check": "{move} chiếu tướng.",
+    "rule_chess": "cờ vua",
 }

@@ -12,6 +12,7 @@ from html import escape
 from pathlib import Path
 
 from plies.analysis.i18n import messages
+from plies.analysis.report import move_number
 from plies.analysis.report.svg import CELL, MARGIN, board_svg
 from plies.analysis.review import Review
 
@@ -68,35 +69,8 @@ table.summary td, table.summary th { padding: 3px 6px; text-align: left; }
 .warn { color: #a05a00; font-weight: 600; }
 """
 
-_JS = r"""
-(function () {
-  "use strict";
-  const R = JSON.parse(document.getElementById("review-data").textContent);
-  const T = JSON.parse(document.getElementById("messages").textContent);
-  const COL = JSON.parse(document.getElementById("colours").textContent);
-  const W = R.game.width, H = R.game.height, CELL = __CELL__, M = __MARGIN__;
-  const moves = R.game.moves;
-  const byPly = {};
-  R.moves.forEach(function (m) { byPly[m.ply] = m; });
-  const NS = "http://www.w3.org/2000/svg";
-  let cur = moves.length, showBest = false;
-
+_GOMOKU_BOARD_JS = r"""
   function xy(sq) { return [sq.charCodeAt(0) - 97, H - parseInt(sq.slice(1), 10)]; }
-  function el(tag, attrs, text) {
-    const e = document.createElementNS(NS, tag);
-    for (const k in attrs) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-  function esc(s) {
-    return String(s).replace(/[&<>"]/g, function (c) {
-      return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c];
-    });
-  }
-  function badge(cls) {
-    return '<span class="badge" style="background:' + COL[cls] + '">' + esc(T["cls_" + cls]) +
-      "</span>";
-  }
   function stone(g, sq, k, black, ghost) {
     const p = xy(sq), cx = M + p[0] * CELL, cy = M + p[1] * CELL;
     const grp = el("g", ghost ? {"class": "ghost"} : {});
@@ -125,8 +99,45 @@ _JS = r"""
     }
     svg.appendChild(g);
   }
-  function blackWp(m) {
-    return m.player === "black" ? m.win_probability_after : 1 - m.win_probability_after;
+"""
+
+_JS = r"""
+(function () {
+  "use strict";
+  const R = JSON.parse(document.getElementById("review-data").textContent);
+  const T = JSON.parse(document.getElementById("messages").textContent);
+  const COL = JSON.parse(document.getElementById("colours").textContent);
+  const W = R.game.width, H = R.game.height, CELL = __CELL__, M = __MARGIN__;
+  const moves = R.game.moves;
+  const byPly = {};
+  R.moves.forEach(function (m) { byPly[m.ply] = m; });
+  const NS = "http://www.w3.org/2000/svg";
+  let cur = moves.length, showBest = false;
+
+  function el(tag, attrs, text) {
+    const e = document.createElementNS(NS, tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) {
+      return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c];
+    });
+  }
+  function badge(cls) {
+    return '<span class="badge" style="background:' + COL[cls] + '">' + esc(T["cls_" + cls]) +
+      "</span>";
+  }
+__BOARD_JS__
+  const FIRST = R.game.game === "chess" ? "white" : "black";
+  function num(ply) {
+    if (R.game.game !== "chess") return ply + ".";
+    const f = R.game.fens[ply - 1].split(" ");
+    return f[5] + (f[1] === "w" ? "." : "...");
+  }
+  function firstWp(m) {
+    return m.player === FIRST ? m.win_probability_after : 1 - m.win_probability_after;
   }
   function drawChart() {
     const svg = document.getElementById("chart");
@@ -139,9 +150,9 @@ _JS = r"""
       "stroke-dasharray": "4 3"}));
     const pts = [];
     const first = R.moves.length ? R.moves[0] : null;
-    if (first) pts.push([0, first.player === "black" ? first.win_probability_before :
+    if (first) pts.push([0, first.player === FIRST ? first.win_probability_before :
       1 - first.win_probability_before]);
-    R.moves.forEach(function (m) { pts.push([m.ply, blackWp(m)]); });
+    R.moves.forEach(function (m) { pts.push([m.ply, firstWp(m)]); });
     if (pts.length) {
       let d = "M" + X(pts[0][0]) + " " + Y(0);
       pts.forEach(function (p) { d += "L" + X(p[0]) + " " + Y(p[1]); });
@@ -155,9 +166,10 @@ _JS = r"""
       stroke: "#d0342c", "stroke-width": 1.5}));
     R.moves.forEach(function (m) {
       const bad = ["inaccuracy", "mistake", "blunder", "missed_win"].indexOf(m.classification) >= 0;
-      const c = el("circle", {cx: X(m.ply), cy: Y(blackWp(m)), r: bad ? 5 : 3,
+      const c = el("circle", {cx: X(m.ply), cy: Y(firstWp(m)), r: bad ? 5 : 3,
         fill: COL[m.classification], stroke: "#fff", "class": "pt", "data-ply": m.ply});
-      c.appendChild(el("title", {}, m.ply + ". " + m.move + " " + T["cls_" + m.classification]));
+      const label = num(m.ply) + " " + m.move + " " + T["cls_" + m.classification];
+      c.appendChild(el("title", {}, label));
       c.addEventListener("click", function (ev) { ev.stopPropagation(); go(m.ply); });
       svg.appendChild(c);
     });
@@ -177,7 +189,7 @@ _JS = r"""
     if (cur === 0) { d.innerHTML = "<h2>" + esc(T.start_position) + "</h2>"; return; }
     if (!m) { d.innerHTML = "<h2>" + esc(T.move_n.replace("{n}", cur)) + " " +
       esc(moves[cur - 1]) + "</h2>"; return; }
-    let h = "<h2>" + cur + ". " + esc(T[m.player]) + " " + esc(m.move) + " " +
+    let h = "<h2>" + num(cur) + " " + esc(T[m.player]) + " " + esc(m.move) + " " +
       badge(m.classification);
     m.categories.forEach(function (c) { h += '<span class="cat">' + esc(T["cat_" + c]) +
       "</span>"; });
@@ -245,14 +257,20 @@ def render_html(review: Review) -> str:
     t = messages(review.language)
     game, summary = review.game, review.summary
     data = review.to_dict()
-    black, white = game["players"].get("black"), game["players"].get("white")
-    names = f"{escape(t['black'])}: {escape(black or '?')} · {escape(t['white'])}: " + escape(
-        white or "?"
+    is_chess = game.get("game") == "chess"
+    order = ("white", "black") if is_chess else ("black", "white")
+    names = " · ".join(
+        f"{escape(t[side])}: {escape(game['players'].get(side) or '?')}" for side in order
     )
     result = t[f"result_{summary.result}"] if summary.result else t["result_none"]
+    rule = (
+        escape(t["rule_chess"])
+        if is_chess
+        else f"{escape(t['rule'])}: {escape(game['rule'])} {game['width']}x{game['height']}"
+    )
     meta = [
         names,
-        f"{escape(t['rule'])}: {escape(game['rule'])} {game['width']}x{game['height']}",
+        rule,
         f"{escape(t['result'])}: {escape(result)}",
         f"{escape(t['budget'])}: {escape(str(review.settings.get('budget')))}",
     ]
@@ -275,17 +293,31 @@ def render_html(review: Review) -> str:
     move_rows = []
     for m in review.moves:
         move_rows.append(
-            f'<tr data-ply="{m.ply}"><td>{m.ply}.</td><td>{escape(t[m.player])}</td>'
+            f'<tr data-ply="{m.ply}"><td>{move_number(game, m.ply)}</td>'
+            f"<td>{escape(t[m.player])}</td>"
             f"<td>{escape(m.move)}</td><td>"
             f'<span class="badge" style="background:{COLOURS[m.classification]}">'
             f"{escape(t['cls_' + m.classification])}</span></td>"
             f"<td>{100 * m.win_probability_after:.0f}%</td></tr>"
         )
     ui = dict(t)
-    ui["chart_label"] = t["win_chance_of"].format(player=t["black"])
+    ui["chart_label"] = t["win_chance_of"].format(player=t[order[0]])
     warning = "" if review.complete else f'<p class="warn">{escape(t["interrupted"])}</p>'
-    board = board_svg(game["width"], game["height"], game["moves"], element_id="board")
-    js = _JS.replace("__CELL__", str(CELL)).replace("__MARGIN__", str(MARGIN))
+    extra = ""
+    if is_chess:
+        from plies.analysis.report import chessboard
+
+        board = chessboard.board_svg(game["fens"][-1], element_id="board")
+        board_js = chessboard.BOARD_JS
+        extra = _json_script("chess-extra", chessboard.best_line_arrows(review))
+    else:
+        board = board_svg(game["width"], game["height"], game["moves"], element_id="board")
+        board_js = _GOMOKU_BOARD_JS
+    js = (
+        _JS.replace("__BOARD_JS__", board_js)
+        .replace("__CELL__", str(CELL))
+        .replace("__MARGIN__", str(MARGIN))
+    )
     lang = "vi" if review.language == "vi" else "en"
     return f"""<!DOCTYPE html>
 <html lang="{lang}">
@@ -329,6 +361,7 @@ def render_html(review: Review) -> str:
 {_json_script("review-data", data)}
 {_json_script("messages", ui)}
 {_json_script("colours", COLOURS)}
+{extra}
 <script>{js}</script>
 </body>
 </html>

@@ -7,6 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from plies.analysis.i18n import translator
+from plies.analysis.report import move_number
 from plies.analysis.review import Review
 
 CLASS_STYLES = {
@@ -37,7 +38,7 @@ def review_table(review: Review, notable_only: bool = False) -> Group:
         if m.categories:
             label += "\n" + ", ".join(t(f"cat_{c}") for c in m.categories)
         table.add_row(
-            f"{m.ply}. {m.move}",
+            f"{move_number(review.game, m.ply)} {m.move}",
             t(m.player),
             Text(label, style=CLASS_STYLES.get(m.classification) or None),
             f"{100 * m.win_probability_before:.0f}% → {100 * m.win_probability_after:.0f}%",

@@ -1,0 +1,637 @@
+"""Game review for chess: positions analysed by the plies chess engine, moves judged with exact
+chess facts (mates, static exchange evaluation) and explained in the player's language.
+
+Every position of the game (before each move, and the final one) is analysed once: a MultiPV
+search, the mates in one of the side to move (brute force, exact), its captures that win
+material by static exchange evaluation (the engine's SEE kernel), and the best capture the
+opponent would have if the side to move passed (the threat it has to meet). A move is then
+judged from the analyses before and after it with the game-agnostic machinery of
+:mod:`plies.analysis.review` (see the chess section of docs/review.md for the rules).
+
+Win probability is the engine's documented sigmoid
+(:func:`plies.chess.engine.api.win_probability`): ``1 / (1 + exp(-cp / 250))`` for the side to
+move, mates 1 and 0 (lichess uses ``1 / (1 + exp(-0.00368208 cp))``, a scale of about 272).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import chess
+import chess.pgn
+import numpy as np
+
+from plies.analysis.i18n import Translator, translator
+from plies.analysis.review import (
+    BAD_CLASSES,
+    DEFAULT_THRESHOLDS,
+    Budget,
+    LineEval,
+    MoveReview,
+    PositionEval,
+    Review,
+    Thresholds,
+    analyse_positions,
+    classify_loss,
+    move_accuracy,
+    summarise,
+    worse,
+)
+from plies.errors import InvalidOption, InvalidRecord
+
+ANALYSIS_VERSION = "chess-1"
+PLAYERS = ("white", "black")
+# material thresholds (centipawns, the engine's SEE values: pawn 100, knight 320, bishop 330,
+# rook 500, queen 950)
+MATERIAL_GAIN = 200  # a capture that wins at least this much is "winning material"
+MATERIAL_MARGIN = 100  # a hanging piece must lose this much more than the threat before
+PIECE_KEYS = {1: "pawn", 2: "knight", 3: "bishop", 4: "rook", 5: "queen", 6: "king"}
+
+
+def _mate_bound() -> int:
+    from plies.chess.engine import search as S
+
+    return S.MATE_BOUND
+
+
+def _mate_score() -> int:
+    from plies.chess.engine import search as S
+
+    return S.MATE
+
+
+@dataclass(frozen=True)
+class ChessJob:
+    """One position to analyse: the starting FEN and the moves (UCI) leading to it."""
+
+    fen: str
+    moves: tuple[str, ...]
+
+    def board(self) -> chess.Board:
+        board = chess.Board(self.fen)
+        for uci in self.moves:
+            board.push(chess.Move.from_uci(uci))
+        return board
+
+
+@dataclass(frozen=True)
+class ChessAnalyserFactory:
+    """Builds a :class:`ChessAnalyser` (picklable: sent to each worker process)."""
+
+    budget: Budget
+    hash_mb: float = 16
+
+    def __call__(self) -> ChessAnalyser:
+        return ChessAnalyser(self.budget, self.hash_mb)
+
+
+class ChessAnalyser:
+    """One engine, analysing positions one at a time (``analyser(job) -> dict``)."""
+
+    def __init__(self, budget: Budget, hash_mb: float = 16) -> None:
+        from plies.chess.engine.api import Engine
+
+        self.budget = budget
+        self.engine = Engine(hash_mb=hash_mb, threads=budget.threads)
+
+    def __call__(self, job: ChessJob) -> dict[str, Any]:
+        return analyse_position(self.engine, job.board(), self.budget, len(job.moves)).to_dict()
+
+
+# --- exact facts ------------------------------------------------------------------------------
+
+
+def mates_in_one(board: chess.Board) -> list[str]:
+    """The side to move's checkmating moves (SAN), by trying every legal move."""
+    out = []
+    for move in board.legal_moves:
+        san = board.san(move)
+        board.push(move)
+        if board.is_checkmate():
+            out.append(san)
+        board.pop()
+    return out
+
+
+def winning_captures(board: chess.Board, min_gain: int = 1) -> list[dict[str, Any]]:
+    """The side to move's legal captures whose static exchange evaluation (the engine's SEE:
+    both sides recapture with their least valuable piece and may stop) wins at least
+    ``min_gain`` centipawns, best first: ``{"move", "square", "piece", "gain"}``."""
+    from plies.chess.engine import search as S
+    from plies.chess.position import Position
+
+    pos = Position.from_board(board)
+    buf = np.zeros(64, dtype=np.int64)
+    out = []
+    for move in board.legal_moves:
+        if not board.is_capture(move):
+            continue
+        gain = int(S.see(pos.bd, pos.to_int(move), buf))
+        if gain >= min_gain:
+            victim = (
+                chess.PAWN if board.is_en_passant(move) else board.piece_type_at(move.to_square)
+            )
+            out.append(
+                {
+                    "move": board.san(move),
+                    "square": chess.square_name(move.to_square),
+                    "piece": PIECE_KEYS[int(victim or chess.PAWN)],
+                    "gain": gain,
+                }
+            )
+    out.sort(key=lambda c: -c["gain"])
+    return out
+
+
+def threat_if_passing(board: chess.Board) -> dict[str, Any] | None:
+    """The opponent's best winning capture if the side to move passed (None when in check or
+    when there is none): the material threat the side to move has to meet."""
+    if board.is_check():
+        return None
+    b = board.copy(stack=False)
+    b.push(chess.Move.null())
+    caps = winning_captures(b)
+    return caps[0] if caps else None
+
+
+def analyse_position(engine, board: chess.Board, budget: Budget, ply: int) -> PositionEval:
+    """Search and exact facts of one position (see the module docstring)."""
+    from plies.chess.engine.api import win_probability
+
+    to_move = "white" if board.turn == chess.WHITE else "black"
+    if board.is_checkmate():
+        return PositionEval(
+            ply,
+            score=-_mate_score(),
+            win_probability=0.0,
+            terminal="loss",
+            facts={"to_move": to_move, "legal": 0, "checkmate": True},
+        )
+    if board.is_game_over(claim_draw=False):
+        return PositionEval(
+            ply, score=0, win_probability=0.5, terminal="draw",
+            facts={"to_move": to_move, "legal": board.legal_moves.count()},
+        )  # fmt: skip
+    if budget.deterministic:
+        engine.new_game()
+    result = engine.search(
+        board, depth=budget.depth, nodes=budget.nodes, movetime=budget.movetime,
+        multipv=budget.multipv,
+    )  # fmt: skip
+    lines = [
+        LineEval(
+            board.san(ln.move), int(ln.score), win_probability(ln.score), _san_line(board, ln.pv)
+        )
+        for ln in result.lines
+    ]
+    lines.sort(key=lambda ln: -ln.score)
+    if result.move is not None and lines and lines[0].move != board.san(result.move):
+        top = next((ln for ln in lines if ln.move == board.san(result.move)), None)
+        if top is not None:
+            lines.remove(top)
+            lines.insert(0, top)
+    best = lines[0] if lines else None
+    return PositionEval(
+        ply,
+        lines=lines,
+        score=best.score if best else 0,
+        win_probability=best.win_probability if best else 0.5,
+        depth=result.depth,
+        nodes=result.nodes,
+        seconds=round(result.time, 3),
+        facts={
+            "to_move": to_move,
+            "legal": board.legal_moves.count(),
+            "in_check": board.is_check(),
+            "mates_in_one": mates_in_one(board),
+            "captures": winning_captures(board, min_gain=-(10**9)),
+            "threat": threat_if_passing(board),
+        },
+    )
+
+
+def _san_line(board: chess.Board, moves: Sequence[chess.Move]) -> list[str]:
+    b = board.copy(stack=False)
+    out = []
+    for move in moves:
+        if move not in b.legal_moves:
+            break
+        out.append(b.san(move))
+        b.push(move)
+    return out
+
+
+def cache_key(board: chess.Board, budget: Budget) -> str:
+    """The cache key of a position: its FEN, the budget and the analysis version."""
+    return f"{ANALYSIS_VERSION}:{board.fen()}:{budget.key()}"
+
+
+# --- judging ----------------------------------------------------------------------------------
+
+
+def _mate_moves(score: int) -> int | None:
+    from plies.chess.engine.api import mate_in
+
+    return mate_in(score)
+
+
+def judge_move(
+    ply: int,
+    move: str,
+    before: PositionEval,
+    after: PositionEval | None,
+    *,
+    t: Translator,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+) -> MoveReview:
+    """The verdict on ``move`` (SAN, the ``ply``-th move) from the analyses before and after
+    it (rules: docs/review.md, chess section)."""
+    from plies.chess.engine.api import win_probability
+
+    bound = _mate_bound()
+    mover = before.facts.get("to_move", PLAYERS[(ply - 1) % 2])
+    opp = PLAYERS[1 - PLAYERS.index(mover)]
+    lines = before.lines
+    top = lines[0] if lines else None
+
+    candidates = [ln.score for ln in lines if ln.move == move]
+    if after is not None:
+        candidates.append(-after.score)
+    played_score = max(candidates) if candidates else (top.score if top else 0)
+    best_score = max(top.score if top else played_score, played_score)
+    is_best = top is None or move == top.move or played_score >= top.score
+    wp_before = win_probability(best_score)
+    wp_after = win_probability(played_score)
+    loss = max(0.0, wp_before - wp_after)
+    classification = classify_loss(loss, is_best, thresholds)
+    categories: list[str] = []
+    notes: list[str] = []
+    facts: dict[str, Any] = {}
+    P, O = t(mover), t(opp)
+    best = top.move if top else None
+    after_facts = after.facts if after is not None else {}
+
+    checkmate = after is not None and after.terminal == "loss"
+    if checkmate:
+        facts["checkmate"] = True
+    elif move.endswith("+"):
+        facts["gives_check"] = True
+    capture = next((c for c in before.facts.get("captures", []) if c["move"] == move), None)
+
+    # the mover's forced mate: an exact mate in one, or a mate score from the search
+    mate_line: list[str] | None = None
+    if before.facts.get("mates_in_one"):
+        mate_line, mate_n = [before.facts["mates_in_one"][0]], 1
+    elif top is not None and top.score > bound:
+        mate_line, mate_n = list(top.pv), _mate_moves(top.score) or 0
+    if mate_line is not None:
+        facts["had_mate"] = {"kind": "mate", "line": mate_line, "mate_in": mate_n}
+    keeps_mate = (
+        checkmate
+        or played_score > bound
+        or move in before.facts.get("mates_in_one", [])
+        or (mate_line is not None and move == mate_line[0])
+    )
+    # the opponent's forced mate after the move
+    opp_mate: dict[str, Any] | None = None
+    if after is not None and after.terminal is None:
+        if after_facts.get("mates_in_one"):
+            opp_mate = {"kind": "mate", "line": [after_facts["mates_in_one"][0]], "mate_in": 1}
+        elif after.score > bound and after.lines:
+            opp_mate = {
+                "kind": "mate",
+                "line": list(after.lines[0].pv),
+                "mate_in": _mate_moves(after.score) or 0,
+            }
+    if opp_mate is not None:
+        facts["opponent_mates"] = opp_mate
+    lost_before = top is not None and best_score < -bound
+    legal = int(before.facts.get("legal", 2))
+
+    # material facts (SEE): what the opponent wins after the move, beyond the threat before
+    threat_before = before.facts.get("threat")
+    threat_gain = threat_before["gain"] if threat_before else 0
+    opp_caps = after_facts.get("captures", []) if after is not None else []
+    hang = opp_caps[0] if opp_caps else None
+    to_square = _to_square(move, before)
+    hangs = (
+        hang is not None
+        and hang["gain"] >= MATERIAL_GAIN
+        and hang["gain"] >= threat_gain + MATERIAL_MARGIN
+        and not checkmate
+    )
+    own_gain = capture["gain"] if capture else 0
+    if hangs:
+        assert hang is not None
+        hangs = hang["gain"] - own_gain >= MATERIAL_GAIN  # not a fair exchange of material
+    if hangs:
+        assert hang is not None
+        facts["hangs"] = dict(hang)
+    winning = [c for c in before.facts.get("captures", []) if c["gain"] >= MATERIAL_GAIN]
+    if "x" in move and capture is not None:
+        facts["captures"] = capture["piece"]
+
+    if checkmate:
+        classification = "best"
+        notes.append(t("ch_note_checkmate", move=move, player=P))
+    elif legal == 1:
+        classification = "forced"
+        loss = 0.0
+        wp_after = wp_before
+        notes.append(t("ch_note_only_move", move=move))
+    elif lost_before:
+        classification = "lost"
+        notes.append(t("ch_note_lost", player=P, opp=O))
+    elif mate_line is not None and not keeps_mate:
+        classification = "missed_win"
+        categories += ["missed_win", "missed_mate"]
+        notes.append(
+            t("ch_note_missed_mate", move=move, player=P, n=mate_n, line=" ".join(mate_line))
+        )
+    else:
+        if classification == "best" and len(lines) >= 2 and lines[0].move == move:
+            if lines[0].score >= -bound and all(ln.score < -bound for ln in lines[1:]):
+                classification = "forced"
+                notes.append(t("ch_note_only_defence", move=move))
+        if opp_mate is not None and not is_best:
+            classification = worse(classification, "blunder")
+            categories.append("allowed_mate")
+            notes.append(
+                t("ch_note_allowed_mate", move=move, opp=O, n=opp_mate["mate_in"],
+                  line=" ".join(opp_mate["line"]))
+            )  # fmt: skip
+        elif classification in BAD_CLASSES and hangs:
+            assert hang is not None
+            piece = t("piece_" + hang["piece"])
+            if hang["square"] == to_square:
+                categories.append("hanging_piece")
+                notes.append(
+                    t("ch_note_hanging", move=move, piece=piece, square=hang["square"],
+                      opp=O, capture=hang["move"])
+                )  # fmt: skip
+            else:
+                categories.append("material_loss")
+                notes.append(
+                    t("ch_note_material_loss", move=move, piece=piece, square=hang["square"],
+                      opp=O, capture=hang["move"])
+                )  # fmt: skip
+        if (
+            classification in BAD_CLASSES
+            and winning
+            and best in {c["move"] for c in winning}
+            and move not in {c["move"] for c in winning}
+        ):
+            cap = next(c for c in winning if c["move"] == best)
+            categories.append("missed_capture")
+            facts["missed_capture"] = dict(cap)
+            notes.append(
+                t("ch_note_missed_capture", move=move, best=best,
+                  piece=t("piece_" + cap["piece"]), square=cap["square"])
+            )  # fmt: skip
+        if (
+            classification in ("best", "excellent", "good")
+            and hang is not None
+            and hang["square"] == to_square
+            and hang["gain"] >= MATERIAL_GAIN
+            and hang["gain"] - own_gain >= MATERIAL_GAIN
+        ):
+            facts["sacrifice"] = dict(hang)
+            notes.append(t("ch_note_sacrifice", move=move, piece=t("piece_" + hang["piece"])))
+        if mate_line is not None and keeps_mate and not checkmate:
+            notes.append(t("ch_note_keeps_mate", move=move, n=mate_n, line=" ".join(mate_line)))
+        elif "captures" in facts and classification not in BAD_CLASSES:
+            notes.append(t("ch_note_capture", move=move, piece=t("piece_" + facts["captures"])))
+        elif facts.get("gives_check") and classification not in BAD_CLASSES:
+            notes.append(t("ch_note_check", move=move))
+        if classification in BAD_CLASSES and best:
+            notes.append(
+                t(
+                    "note_better",
+                    best=best,
+                    line=" ".join(top.pv if top else [best]),
+                    before=round(100 * wp_before),
+                    after=round(100 * wp_after),
+                )
+            )
+    return MoveReview(
+        ply=ply,
+        player=mover,
+        move=move,
+        classification=classification,
+        categories=categories,
+        win_probability_before=wp_before,
+        win_probability_after=wp_after,
+        loss=loss,
+        accuracy=move_accuracy(loss),
+        score_before=int(best_score),
+        score_after=int(played_score),
+        best_move=best,
+        best_line=list(top.pv) if top else [],
+        lines=list(lines),
+        facts=facts,
+        explanation=" ".join(notes),
+        depth=before.depth,
+        nodes=before.nodes,
+    )
+
+
+def _to_square(san: str, before: PositionEval) -> str | None:
+    """The destination square of a SAN move (castling: the king's)."""
+    core = san.rstrip("+#")
+    if core.startswith("O-O"):
+        white = before.facts.get("to_move") == "white"
+        return ("c" if core == "O-O-O" else "g") + ("1" if white else "8")
+    core = core.split("=")[0]
+    return core[-2:] if len(core) >= 2 else None
+
+
+# --- the whole review -------------------------------------------------------------------------
+
+
+def load_pgn(path: str | Path | None = None, text: str | None = None) -> chess.pgn.Game:
+    """The first game of a PGN file (or ``text``); a malformed record raises InvalidRecord."""
+    source = str(path) if path is not None else "<stdin>"
+    if text is None:
+        try:
+            text = Path(path).read_text(encoding="utf-8", errors="replace")  # type: ignore[arg-type]
+        except OSError as exc:
+            raise InvalidRecord(f"cannot read the file: {exc.strerror}", source=source) from None
+    try:
+        game = chess.pgn.read_game(io.StringIO(text))
+    except (ValueError, IndexError) as exc:
+        raise InvalidRecord(f"bad PGN: {exc}", source=source) from None
+    if game is None:
+        raise InvalidRecord("no game in the PGN", source=source)
+    if game.errors:
+        raise InvalidRecord(f"bad PGN: {game.errors[0]}", source=source)
+    if game.board().chess960 or game.headers.get("Variant", "Standard").lower() not in (
+        "standard",
+        "chess",
+    ):
+        raise InvalidRecord("only standard chess games can be reviewed", source=source)
+    if not any(True for _ in game.mainline_moves()):
+        raise InvalidRecord("no moves in the PGN", source=source)
+    return game
+
+
+def review_game(
+    game: chess.pgn.Game,
+    budget: Budget,
+    *,
+    lang: str = "en",
+    workers: int = 1,
+    cache: Any = None,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    hash_mb: float = 16,
+    source: str | None = None,
+    on_progress: Callable[[int, int, bool], None] | None = None,
+) -> Review:
+    """Review a chess game (a ``chess.pgn.Game``): analyse every position (on ``workers``
+    processes, through ``cache``), judge every move, summarise. Ctrl-C returns the moves
+    finished so far (``complete=False``)."""
+    t = translator(lang)
+    start = game.board()
+    start_fen = start.fen()
+    moves = list(game.mainline_moves())
+    board = start.copy()
+    jobs: list[tuple[str | None, ChessJob]] = []
+    sans, ucis, fens = [], [], [start_fen]
+    for i in range(len(moves) + 1):
+        jobs.append((cache_key(board, budget), ChessJob(start_fen, tuple(ucis))))
+        if i < len(moves):
+            sans.append(board.san(moves[i]))
+            ucis.append(moves[i].uci())
+            board.push(moves[i])
+            fens.append(board.fen())
+    count = [0]
+
+    def progress(_i: int, _value: dict, cached: bool) -> None:
+        count[0] += 1
+        if on_progress:
+            on_progress(count[0], len(jobs), cached)
+
+    raw, complete = analyse_positions(
+        jobs, ChessAnalyserFactory(budget, hash_mb), workers=workers, cache=cache,
+        on_result=progress,
+    )  # fmt: skip
+    evals = {i: PositionEval.from_dict(v) for i, v in raw.items()}
+    reviews = []
+    for i, san in enumerate(sans):
+        if i not in evals or i + 1 not in evals:
+            continue
+        reviews.append(judge_move(i + 1, san, evals[i], evals[i + 1], t=t, thresholds=thresholds))
+    result = _result(game, board)
+    opening = game.headers.get("Opening") or None
+    if opening and game.headers.get("ECO"):
+        opening = f"{game.headers['ECO']} {opening}"
+    summary = summarise(reviews, PLAYERS, result=result, opening=opening)
+    headers = game.headers
+
+    def name(key: str) -> str | None:
+        value = headers.get(key)
+        return None if value in (None, "", "?") else value
+
+    data = {
+        "game": "chess",
+        "rule": "chess",
+        "width": 8,
+        "height": 8,
+        "players": {"white": name("White"), "black": name("Black")},
+        "result": result,
+        "moves": sans,
+        "moves_uci": ucis,
+        "fens": fens,
+        "start_fen": start_fen,
+        "opening": opening,
+        "source": source,
+        "event": name("Event"),
+    }
+    settings = {
+        "budget": budget.describe(),
+        "movetime": budget.movetime,
+        "depth": budget.depth,
+        "nodes": budget.nodes,
+        "multipv": budget.multipv,
+        "threads": budget.threads,
+        "workers": workers,
+        "thresholds": vars(thresholds),
+        "analysis_version": ANALYSIS_VERSION,
+        "win_probability": "1 / (1 + exp(-cp / 250))",
+    }
+    return Review(data, settings, reviews, summary, complete=complete, language=lang)
+
+
+def _result(game: chess.pgn.Game, final: chess.Board) -> str | None:
+    outcome = final.outcome(claim_draw=False)
+    if outcome is not None:
+        return {chess.WHITE: "white", chess.BLACK: "black", None: "draw"}[outcome.winner]
+    return {"1-0": "white", "0-1": "black", "1/2-1/2": "draw"}.get(game.headers.get("Result", "*"))
+
+
+def review_file(
+    path: str,
+    *,
+    movetime: float | None = None,
+    depth: int | None = None,
+    nodes: int | None = None,
+    threads: int = 1,
+    workers: int | None = None,
+    lang: str = "en",
+    json_out: str | None = None,
+    html_out: str | None = None,
+    use_cache: bool = True,
+    notable_only: bool = False,
+    console=None,
+) -> Review:
+    """``plies analyze game.pgn``: read the first game, review it with a progress bar, print
+    the table and summary, write the JSON and HTML reports."""
+    import sys
+
+    from rich.console import Console
+
+    from plies.analysis.cache import ReviewCache
+    from plies.analysis.report.html import write_html
+    from plies.analysis.report.json import write_json
+    from plies.analysis.report.terminal import ReviewProgress, print_review
+    from plies.analysis.review import default_workers
+
+    console = console or Console()
+    if path == "-":
+        game = load_pgn(text=sys.stdin.read())
+    else:
+        game = load_pgn(path)
+    if movetime is None and depth is None and nodes is None:
+        movetime = 0.5
+    budget = Budget(movetime=movetime, depth=depth, nodes=nodes, threads=threads)
+    cache = ReviewCache() if use_cache else None
+    try:
+        with ReviewProgress(console) as progress:
+            review = review_game(
+                game,
+                budget,
+                lang=lang,
+                workers=workers or default_workers(),
+                cache=cache,
+                source=None if path == "-" else Path(path).name,
+                on_progress=progress,
+            )
+    finally:
+        if cache is not None:
+            cache.close()
+    print_review(review, console, notable_only=notable_only)
+    if json_out:
+        write_json(review, json_out)
+    if html_out:
+        write_html(review, html_out)
+    return review
+
+
+def check_options(rule: str | None, size: str | None, book: str | None) -> None:
+    """The Gomoku-only options of ``plies analyze`` are errors with a PGN."""
+    for flag, value in (("--rule", rule), ("--size", size), ("--book", book)):
+        if value:
+            raise InvalidOption(f"{flag} does not apply to a chess game (.pgn)")
