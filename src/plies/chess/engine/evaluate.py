@@ -5,6 +5,7 @@ files and a tempo bonus, computed at the node. Weights come from ``params.eval_a
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from plies.chess.engine import params as P
@@ -26,7 +27,21 @@ from plies.chess.engine.board import (
     ROOK,
 )
 
-SCRATCH = 64  # int64 slots evaluate needs
+SCRATCH = 96  # int64 slots evaluate needs: pawn files [0:48], pawn list [48:64], pieces [64:96]
+
+
+def _king_near() -> np.ndarray:
+    """near[k, s] = 1 when square s is in the zone of a king on k (the king's square and its
+    neighbours)."""
+    near = np.zeros((64, 64), dtype=np.int8)
+    for k in range(64):
+        for s in range(64):
+            if abs((k & 7) - (s & 7)) <= 1 and abs((k >> 3) - (s >> 3)) <= 1:
+                near[k, s] = 1
+    return near
+
+
+KING_NEAR = _king_near()
 
 
 @njit(cache=True, nogil=True)
@@ -34,69 +49,78 @@ def evaluate(bd, st, w, scratch) -> int:
     """The position's value for the side to move, in centipawns."""
     mg = st[I_MG]
     eg = st[I_EG]
-    # pawn files: counts [0:16], lowest rank [16:32], highest rank [32:48], by colour * 8 + file
+    # one scan of the board: pawn files (counts [0:16], lowest rank [16:32], highest rank
+    # [32:48], by colour * 8 + file), the pawn squares [48:64] and the other non-king pieces
+    # [64:96], so the terms below visit only occupied squares
     for i in range(16):
         scratch[i] = 0
         scratch[16 + i] = 8
         scratch[32 + i] = -1
-    for sq in range(8, 56):
+    npawns = 0
+    npieces = 0
+    for sq in range(64):
         p = bd[sq]
-        if (p & 7) == PAWN:
-            c = p >> 3
-            i = c * 8 + (sq & 7)
+        if p == 0:
+            continue
+        t = p & 7
+        if t == PAWN:
+            i = (p >> 3) * 8 + (sq & 7)
             r = sq >> 3
             scratch[i] += 1
             if r < scratch[16 + i]:
                 scratch[16 + i] = r
             if r > scratch[32 + i]:
                 scratch[32 + i] = r
+            if npawns < 16:
+                scratch[48 + npawns] = sq
+                npawns += 1
+        elif t != KING and npieces < 32:
+            scratch[64 + npieces] = sq
+            npieces += 1
+    for j in range(npawns):
+        sq = scratch[48 + j]
+        c = bd[sq] >> 3
+        sign = 1 if c == 0 else -1
+        f = sq & 7
+        r = sq >> 3
+        own = c * 8
+        opp = (1 - c) * 8
+        if scratch[own + f] > 1:
+            mg -= sign * w[P.W_DOUBLED_MG]
+            eg -= sign * w[P.W_DOUBLED_EG]
+        left = scratch[own + f - 1] if f > 0 else 0
+        right = scratch[own + f + 1] if f < 7 else 0
+        if left == 0 and right == 0:
+            mg -= sign * w[P.W_ISOLATED_MG]
+            eg -= sign * w[P.W_ISOLATED_EG]
+        passed = True
+        for ff in range(max(0, f - 1), min(7, f + 1) + 1):
+            if c == 0:
+                if scratch[32 + opp + ff] > r:
+                    passed = False
+            else:
+                if scratch[16 + opp + ff] < r and scratch[opp + ff] > 0:
+                    passed = False
+        if passed:
+            rel = r if c == 0 else 7 - r
+            mg += sign * w[P.W_PASSED_MG + rel]
+            eg += sign * w[P.W_PASSED_EG + rel]
+            front = sq + 8 if c == 0 else sq - 8
+            if 0 <= front < 64 and bd[front] == 0:
+                eg += sign * w[P.W_PASSED_FREE_EG]
     king_units_0 = 0  # attack units on the white king zone (by black)
     king_units_1 = 0
     king_att_0 = 0
     king_att_1 = 0
     wk = st[I_KSQ]
     bk = st[I_KSQ + 1]
-    for sq in range(64):
+    for j in range(npieces):
+        sq = scratch[64 + j]
         p = bd[sq]
-        if p == 0:
-            continue
         t = p & 7
         c = p >> 3
         sign = 1 if c == 0 else -1
-        f = sq & 7
-        r = sq >> 3
-        if t == PAWN:
-            own = c * 8
-            opp = (1 - c) * 8
-            if scratch[own + f] > 1:
-                mg -= sign * w[P.W_DOUBLED_MG]
-                eg -= sign * w[P.W_DOUBLED_EG]
-            left = scratch[own + f - 1] if f > 0 else 0
-            right = scratch[own + f + 1] if f < 7 else 0
-            if left == 0 and right == 0:
-                mg -= sign * w[P.W_ISOLATED_MG]
-                eg -= sign * w[P.W_ISOLATED_EG]
-            passed = True
-            for ff in range(max(0, f - 1), min(7, f + 1) + 1):
-                if c == 0:
-                    if scratch[32 + opp + ff] > r:
-                        passed = False
-                else:
-                    if scratch[16 + opp + ff] < r and scratch[opp + ff] > 0:
-                        passed = False
-            if passed:
-                rel = r if c == 0 else 7 - r
-                mg += sign * w[P.W_PASSED_MG + rel]
-                eg += sign * w[P.W_PASSED_EG + rel]
-                front = sq + 8 if c == 0 else sq - 8
-                if 0 <= front < 64 and bd[front] == 0:
-                    eg += sign * w[P.W_PASSED_FREE_EG]
-            continue
-        if t == KING:
-            continue
         enemy_king = bk if c == 0 else wk
-        ekf = enemy_king & 7
-        ekr = enemy_king >> 3
         mob = 0
         hits = 0
         if t == KNIGHT:
@@ -107,8 +131,7 @@ def evaluate(bd, st, w, scratch) -> int:
                 q = bd[tgt]
                 if q == 0 or (q >> 3) != c:
                     mob += 1
-                if abs((tgt & 7) - ekf) <= 1 and abs((tgt >> 3) - ekr) <= 1:
-                    hits += 1
+                hits += KING_NEAR[enemy_king, tgt]
         else:
             d0 = 4 if t == BISHOP else 0
             d1 = 4 if t == ROOK else 8
@@ -118,13 +141,14 @@ def evaluate(bd, st, w, scratch) -> int:
                     if tgt < 0:
                         break
                     q = bd[tgt]
-                    if q == 0 or (q >> 3) != c:
-                        mob += 1
-                    if abs((tgt & 7) - ekf) <= 1 and abs((tgt >> 3) - ekr) <= 1:
-                        hits += 1
+                    hits += KING_NEAR[enemy_king, tgt]
                     if q != 0:
+                        if (q >> 3) != c:
+                            mob += 1
                         break
+                    mob += 1
             if t == ROOK:
+                f = sq & 7
                 if scratch[c * 8 + f] == 0:
                     if scratch[(1 - c) * 8 + f] == 0:
                         mg += sign * w[P.W_ROOK_OPEN_MG]
