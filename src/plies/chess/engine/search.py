@@ -27,6 +27,7 @@ from numba import njit
 from plies.chess.engine import params as PR
 from plies.chess.engine.board import (
     BISHOP,
+    FLAG_CASTLE,
     FLAG_EP,
     H_MOVE,
     I_CNT,
@@ -91,9 +92,11 @@ FEATURE_NAMES = (
     "check_extension",
     "ordering",  # killers, counter-move, history
     "mate_distance",
+    "qsearch_checks",  # quiet checks at the first quiescence ply after a null move
 )
 F_TT, F_NULL, F_LMR, F_FUT, F_LMP, F_QS, F_QSP, F_CHECKEXT, F_ORDER, F_MDP = range(10)
-F_COUNT = 10
+F_QCHECKS = 10
+F_COUNT = 11
 
 # search tunables travel in an array (params.py holds their defaults)
 K_RFP_MARGIN = 0
@@ -454,6 +457,32 @@ def non_pawn_material(st, side: int) -> int:
     return st[b + KNIGHT] + st[b + BISHOP] + 2 * st[b + ROOK] + 4 * st[b + QUEEN]
 
 
+@njit(cache=True, nogil=True)
+def may_give_check(bd, mv: int, ek: int) -> bool:
+    """Cheap filter: the moved piece lands on a square from which it could attack ``ek`` (a
+    line or a knight / pawn pattern; the line is checked for blockers after the move), or it
+    leaves a line through the enemy king (a discovered check)."""
+    fr = mv & 63
+    to = (mv >> 6) & 63
+    t = bd[fr] & 7
+    df = abs((to & 7) - (ek & 7))
+    dr = abs((to >> 3) - (ek >> 3))
+    if t == KNIGHT:
+        if (df == 1 and dr == 2) or (df == 2 and dr == 1):
+            return True
+    elif t == PAWN:
+        if df == 1 and ((ek >> 3) - (to >> 3)) == (1 if (bd[fr] >> 3) == 0 else -1):
+            return True
+    elif t != KING:
+        line = df == 0 or dr == 0
+        diag = df == dr
+        if (line and t != BISHOP) or (diag and t != ROOK):
+            return True
+    ff = abs((fr & 7) - (ek & 7))
+    fr_r = abs((fr >> 3) - (ek >> 3))
+    return ff == 0 or fr_r == 0 or ff == fr_r
+
+
 # --- the search --------------------------------------------------------------------------------
 
 
@@ -485,7 +514,10 @@ def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
                 return alpha
         if ply >= MAX_PLY - 1:
             return evaluate(bd, st, ctx.weights, ctx.scratch)
-    if checked and feats[F_CHECKEXT]:
+    # in check inside quiescence (after a quiet check or a checking capture): all evasions,
+    # answered by quiescence without checks (depth -1), so check sequences cannot chain
+    qs_evasion = checked and depth < 0
+    if checked and feats[F_CHECKEXT] and not qs_evasion:
         depth += 1
 
     # --- quiescence ------------------------------------------------------------------------
@@ -521,7 +553,7 @@ def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
             if leaves_check(bd, st):
                 undo(bd, st, hist)
                 continue
-            score = -pvs(bd, st, hist, ctx, -beta, -alpha, np.int64(0), ply + 1)
+            score = -pvs(bd, st, hist, ctx, -beta, -alpha, np.int64(-1), ply + 1)
             undo(bd, st, hist)
             if ctx.stop[0] != 0:
                 return 0
@@ -530,7 +562,36 @@ def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
                 if score > alpha:
                     alpha = score
                     if score >= beta:
-                        break
+                        return best
+        if depth == 0 and feats[F_QCHECKS] and st[I_HPLY] > 0 and hist[st[I_HPLY] - 1, H_MOVE] == 0:
+            # first quiescence ply of a null-move search: quiet moves that give check (SEE >= 0),
+            # so that the threat the null move is testing for, a quiet mate, is seen: the null
+            # move then fails low and the node is searched instead of cut off (WAC.001)
+            ek = st[I_KSQ + 1 - us]
+            n = generate(bd, st, ctx.moves, ply, True)
+            for i in range(n):
+                mv = ctx.moves[ply, i]
+                if bd[(mv >> 6) & 63] != 0 or ((mv >> 12) & 7) != 0:
+                    continue  # captures and promotions were searched above
+                flag = mv >> 16
+                if flag == FLAG_EP or flag == FLAG_CASTLE or not may_give_check(bd, mv, ek):
+                    continue
+                if see(bd, mv, ctx.scratch[SCRATCH:]) < 0:
+                    continue
+                make(bd, st, hist, ctx.pst, mv)
+                if leaves_check(bd, st) or not attacked(bd, ek, us):
+                    undo(bd, st, hist)
+                    continue
+                score = -pvs(bd, st, hist, ctx, -beta, -alpha, np.int64(-1), ply + 1)
+                undo(bd, st, hist)
+                if ctx.stop[0] != 0:
+                    return 0
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        if score >= beta:
+                            return best
         return best
 
     if depth < 1:
@@ -580,7 +641,9 @@ def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
         ):
             r = 3 + depth // 4 + min(3, (static - beta) // 200)
             make_null(st, hist)
-            score = -pvs(bd, st, hist, ctx, -beta, -beta + 1, depth - 1 - r, ply + 1)
+            # at least depth 0: the first quiescence ply, where the quiet checks are
+            null_depth = max(np.int64(0), depth - 1 - r)
+            score = -pvs(bd, st, hist, ctx, -beta, -beta + 1, null_depth, ply + 1)
             undo_null(st, hist)
             if ctx.stop[0] != 0:
                 return 0
@@ -674,6 +737,8 @@ def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
                 undo(bd, st, hist)
                 continue
         new_depth = depth - 1
+        if qs_evasion:
+            new_depth = np.int64(-1)
         if legal == 1:
             score = -pvs(bd, st, hist, ctx, -beta, -alpha, new_depth, ply + 1)
         else:
@@ -752,5 +817,5 @@ def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
             bound = BOUND_EXACT
         else:
             bound = BOUND_UPPER
-        tt_store(ctx, key, best_move, score_to_tt(best, ply), depth, bound)
+        tt_store(ctx, key, best_move, score_to_tt(best, ply), 0 if qs_evasion else depth, bound)
     return best
