@@ -720,7 +720,8 @@ def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
         legal += 1
         if ply == 0:
             stats[S_ROOT_MOVES] = legal
-        gives_check = attacked(bd, st[I_KSQ + 1 - us], us)
+        # only the pruning and reduction of quiet moves after the first look at it
+        gives_check = quiet and not checked and legal > 1 and attacked(bd, st[I_KSQ + 1 - us], us)
         if (
             quiet
             and ply > 0
