@@ -417,6 +417,12 @@ class Engine:
                 m = self._to_move(ctx.moves[0, 0])
                 result.move = m
                 result.pv = [m]
+        if result.move is None:
+            # no candidate near the stones at all: any move the side to move may play
+            playable = [m for m in board.moves() if not board.is_forbidden(m)]
+            if playable:
+                result.move = playable[0]
+                result.pv = [playable[0]]
         return result
 
     def _aspiration(self, st, tb, ctx, depth: int, prev: int | None) -> int:
