@@ -31,7 +31,7 @@ from plies.search.negamax import negamax, solve
 from plies.search.result import SearchResult
 from plies.search.tt import TranspositionTable
 
-BUILTIN_MODULES: list[str] = ["plies.games", "plies.gomoku.game"]
+BUILTIN_MODULES: list[str] = ["plies.games", "plies.gomoku.game", "plies.dots.agents"]
 """Modules imported (in order, until a name is found) to register the built-in games."""
 
 

@@ -1,0 +1,478 @@
+"""The exact Dots and Boxes solver: compiled alpha-beta on the value of the rest of the game.
+
+The value of a position is the player to move's boxes minus the opponent's **from now on**;
+it depends on the lines drawn only (not on the score so far), so a position is one int64 bit
+mask and the transposition table is keyed on it. Techniques (each can be switched off in
+``params`` to measure it, see docs/dots.md):
+
+* fail-soft alpha-beta with bounds ``[-remaining, +remaining]``;
+* a transposition table of lower/upper bounds keyed on the **canonical** mask: the least of
+  the mask's images under the board's symmetries (4 reflections/rotations, 8 on square boards),
+  computed with per-byte lookup tables;
+* capture analysis (no branching where capturing is safe):
+  - a three-sided box whose missing side borders the edge or a box with at most one side is
+    captured at once (the only move searched);
+  - a three-sided box that starts a chain of at least three boxes (its missing side borders a
+    two-sided box whose other open side borders another two-sided box) is captured at once;
+  - at the end of a chain (three-sided box, then a two-sided box whose other side is the edge or
+    a box with at most one side) only two moves are searched: capture, or the double-dealing
+    move that declines the last two boxes (all-but-two);
+  - anything else (double boxes, opened loops) is searched in full, captures first;
+* move ordering: captures, then lines that give nothing away from the centre out, then lines
+  that hand a box over;
+* one root pass per distinct move (moves whose results are symmetric are searched once) to
+  list every optimal first move.
+
+The recursive kernel :func:`_search` is called only from Python (see DESIGN.md: a cached
+kernel calling a recursive cached kernel crashes when loaded from the cache), with int64
+scalars and arrays.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from plies.dots.rules import MAX_LINES, Board, geometry, parse_size
+from plies.errors import GameOver, InvalidOption
+
+# params indices (tunables live in an array, see DESIGN.md)
+P_CHAINS = 0
+P_SYMMETRY = 1
+P_TT = 2
+P_ORDER = 3
+P_NODE_LIMIT = 4
+N_PARAMS = 5
+# stats indices
+S_NODES = 0
+S_ABORTED = 1
+S_TT_HITS = 2
+N_STATS = 3
+
+
+# --- symmetry tables ---------------------------------------------------------------------
+def _line_of(geo, a: tuple[int, int], b: tuple[int, int]) -> int:
+    (r1, c1), (r2, c2) = sorted((a, b))
+    if r1 == r2:
+        return geo.h(r1, c1)
+    return geo.v(r1, c1)
+
+
+def symmetries(rows: int, cols: int) -> list[list[int]]:
+    """Line permutations of the board's symmetry group (the identity first)."""
+    geo = geometry(rows, cols)
+    R, C = rows, cols
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (r, C - c),
+        lambda r, c: (R - r, c),
+        lambda r, c: (R - r, C - c),
+    ]
+    if R == C:
+        maps += [
+            lambda r, c: (c, r),
+            lambda r, c: (C - c, R - r),
+            lambda r, c: (c, R - r),
+            lambda r, c: (C - c, r),
+        ]
+    perms = []
+    for f in maps:
+        perm = []
+        for line in range(geo.n_lines):
+            kind, r, c = geo.coords(line)
+            end = (r, c + 1) if kind == "h" else (r + 1, c)
+            perm.append(_line_of(geo, f(r, c), f(*end)))
+        assert sorted(perm) == list(range(geo.n_lines))
+        perms.append(perm)
+    return perms
+
+
+def _byte_tables(perms: list[list[int]], n_lines: int) -> np.ndarray:
+    n_bytes = (n_lines + 7) // 8
+    tab = np.zeros((len(perms), n_bytes, 256), dtype=np.int64)
+    for s, perm in enumerate(perms):
+        for k in range(n_bytes):
+            for v in range(256):
+                m = 0
+                for j in range(8):
+                    line = 8 * k + j
+                    if v >> j & 1 and line < n_lines:
+                        m |= 1 << perm[line]
+                tab[s, k, v] = m
+    return tab
+
+
+# --- kernels -----------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _canonical(mask, tab):
+    best = mask
+    for s in range(1, tab.shape[0]):
+        m = np.int64(0)
+        x = mask
+        for k in range(tab.shape[1]):
+            m |= tab[s, k, x & 255]
+            x >>= 8
+        if m < best:
+            best = m
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _draw(counts, lb, line):
+    done = 0
+    for j in range(2):
+        b = lb[line, j]
+        if b >= 0:
+            counts[b] += 1
+            if counts[b] == 4:
+                done += 1
+    return done
+
+
+@njit(cache=True, nogil=True)
+def _erase(counts, lb, line):
+    for j in range(2):
+        b = lb[line, j]
+        if b >= 0:
+            counts[b] -= 1
+
+
+@njit(cache=True, nogil=True)
+def _free_side(mask, bl, b, skip):
+    for j in range(4):
+        line = bl[b, j]
+        if line != skip and (mask >> line) & 1 == 0:
+            return line
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _other_box(lb, line, b):
+    if lb[line, 0] == b:
+        return lb[line, 1]
+    return lb[line, 0]
+
+
+@njit(cache=True, nogil=True)
+def _search(mask, remaining, alpha, beta, counts, lb, bl, order, tt_key, tt_val, tab, params, stats):
+    """The value (mover's boxes minus the opponent's) of the rest of the game, fail-soft
+    within ``(alpha, beta)``. ``counts`` (sides drawn per box) matches ``mask`` and is
+    restored on return."""
+    stats[S_NODES] += 1
+    if remaining == 0:
+        return np.int64(0)
+    if params[P_NODE_LIMIT] > 0 and stats[S_NODES] > params[P_NODE_LIMIT]:
+        stats[S_ABORTED] = 1
+        return np.int64(0)
+    if stats[S_ABORTED]:
+        return np.int64(0)
+    n_boxes = counts.shape[0]
+    n_lines = lb.shape[0]
+    # capture analysis
+    forced = np.int64(-1)
+    end_l = np.int64(-1)
+    end_m = np.int64(-1)
+    any_capture = False
+    for b in range(n_boxes):
+        if counts[b] == 3:
+            any_capture = True
+            if params[P_CHAINS] == 0:
+                break
+            line = _free_side(mask, bl, b, -1)
+            o = _other_box(lb, line, b)
+            if o < 0 or counts[o] <= 1:
+                forced = line
+                break
+            if counts[o] == 2:
+                m = _free_side(mask, bl, o, line)
+                d = _other_box(lb, m, o)
+                if d >= 0 and counts[d] == 2:
+                    forced = line
+                    break
+                if (d < 0 or counts[d] <= 1) and end_l < 0:
+                    end_l = line
+                    end_m = m
+    if forced >= 0:
+        k = _draw(counts, lb, forced)
+        v = k + _search(
+            mask | (np.int64(1) << forced), remaining - k, alpha - k, beta - k,
+            counts, lb, bl, order, tt_key, tt_val, tab, params, stats,
+        )
+        _erase(counts, lb, forced)
+        return v
+    # transposition table
+    lo = -remaining
+    hi = remaining
+    use_tt = params[P_TT] != 0
+    key = mask
+    slot = np.int64(0)
+    if use_tt:
+        if params[P_SYMMETRY]:
+            key = _canonical(mask, tab)
+        slot = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (
+            tt_key.shape[0] - 1
+        )
+        if tt_key[slot] == key:
+            stats[S_TT_HITS] += 1
+            if tt_val[slot, 0] > lo:
+                lo = np.int64(tt_val[slot, 0])
+            if tt_val[slot, 1] < hi:
+                hi = np.int64(tt_val[slot, 1])
+            if lo >= hi:
+                return lo
+    if lo >= beta:
+        return lo
+    if hi <= alpha:
+        return hi
+    a = max(alpha, lo)
+    b_ = min(beta, hi)
+    best = np.int64(-1000)
+    # the moves: the chain-end pair, or every free line in three passes
+    moves = np.empty(n_lines, dtype=np.int64)
+    n = 0
+    if end_l >= 0:
+        moves[0] = end_l
+        moves[1] = end_m
+        n = 2
+    else:
+        for pass_ in range(3):
+            for i in range(n_lines):
+                line = order[i] if params[P_ORDER] else i
+                if (mask >> line) & 1:
+                    continue
+                worst = 0
+                for j in range(2):
+                    x = lb[line, j]
+                    if x >= 0 and counts[x] > worst:
+                        worst = counts[x]
+                cls = 0 if worst == 3 else (2 if worst == 2 else 1)
+                if not params[P_ORDER]:
+                    cls = pass_
+                if cls == pass_:
+                    moves[n] = line
+                    n += 1
+            if not params[P_ORDER]:
+                break
+    for i in range(n):
+        line = moves[i]
+        k = _draw(counts, lb, line)
+        child = mask | (np.int64(1) << line)
+        if k > 0:
+            v = k + _search(
+                child, remaining - k, a - k, b_ - k,
+                counts, lb, bl, order, tt_key, tt_val, tab, params, stats,
+            )
+        else:
+            v = -_search(
+                child, remaining, -b_, -a, counts, lb, bl, order, tt_key, tt_val, tab, params, stats
+            )
+        _erase(counts, lb, line)
+        if v > best:
+            best = v
+        if best > a:
+            a = best
+        if a >= b_:
+            break
+    if stats[S_ABORTED]:
+        return best
+    if use_tt:
+        new_lo = lo
+        new_hi = hi
+        if best >= b_:
+            new_lo = max(lo, best)
+        elif best <= max(alpha, lo):
+            new_hi = min(hi, best)
+        else:
+            new_lo = best
+            new_hi = best
+        if tt_key[slot] != key:
+            tt_key[slot] = key
+            tt_val[slot, 0] = new_lo
+            tt_val[slot, 1] = new_hi
+        else:
+            tt_val[slot, 0] = max(new_lo, np.int64(tt_val[slot, 0]))
+            tt_val[slot, 1] = min(new_hi, np.int64(tt_val[slot, 1]))
+    _ = any_capture
+    return best
+
+
+# --- the Python side -----------------------------------------------------------------------
+@dataclass
+class SolveResult:
+    """``value``: player 0's final margin under perfect play from here (the score so far
+    included); ``rest_value``: the mover's margin over the rest of the game; ``best_moves``:
+    every optimal line for the player to move (text ``h0,1``; empty if not asked or the game
+    is over); ``move_values``: each root move's rest value for the mover when computed."""
+
+    value: int
+    rest_value: int
+    best_moves: list[str]
+    nodes: int
+    seconds: float
+    tt_hits: int = 0
+    move_values: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {
+            "value": self.value,
+            "best_moves": self.best_moves,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+class SolveAborted(Exception):
+    """The node or time limit stopped the solver before it had a value."""
+
+
+class Solver:
+    """An exact solver for one board size, keeping its table between calls."""
+
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        *,
+        hash_bits: int = 22,
+        chains: bool = True,
+        symmetry: bool = True,
+        tt: bool = True,
+        ordering: bool = True,
+    ) -> None:
+        self.geo = geometry(rows, cols)
+        if self.geo.n_lines > MAX_LINES:
+            raise InvalidOption(
+                f"the solver handles at most {MAX_LINES} lines; {rows}x{cols} has {self.geo.n_lines}"
+            )
+        if not 4 <= hash_bits <= 30:
+            raise InvalidOption("hash_bits must be between 4 and 30")
+        self.perms = symmetries(rows, cols)
+        self.tab = _byte_tables(self.perms, self.geo.n_lines)
+        self.tt_key = np.full(1 << hash_bits, -1, dtype=np.int64)
+        self.tt_val = np.zeros((1 << hash_bits, 2), dtype=np.int8)
+        self.params = np.zeros(N_PARAMS, dtype=np.int64)
+        self.params[P_CHAINS] = chains
+        self.params[P_SYMMETRY] = symmetry
+        self.params[P_TT] = tt
+        self.params[P_ORDER] = ordering
+        self.stats = np.zeros(N_STATS, dtype=np.int64)
+
+    def clear(self) -> None:
+        self.tt_key[:] = -1
+
+    def _value(self, mask: int, counts: np.ndarray, remaining: int, alpha: int, beta: int) -> int:
+        geo = self.geo
+        v = _search(
+            np.int64(mask), np.int64(remaining), np.int64(alpha), np.int64(beta), counts,
+            geo.line_boxes, geo.box_lines, geo.centre_order, self.tt_key, self.tt_val,
+            self.tab, self.params, self.stats,
+        )
+        if self.stats[S_ABORTED]:
+            raise SolveAborted("the solver's limit was reached before the position was solved")
+        return int(v)
+
+    def _mtdf(self, mask: int, counts: np.ndarray, remaining: int, guess: int) -> int:
+        """The exact value by null-window tests (MTD(f)). A value has the parity of the boxes
+        left (mine - theirs with mine + theirs = remaining), so each test is ``v >= t`` for
+        a ``t`` of that parity, searched with the window ``(t - 1, t)``."""
+        lower, upper = -remaining, remaining
+        g = max(lower, min(upper, guess))
+        if (g - remaining) % 2:
+            g += 1 if g < upper else -1
+        while lower < upper:
+            t = g if g > lower else g + 2  # test v >= t, t of the right parity, lower < t
+            v = self._value(mask, counts, remaining, t - 1, t)
+            if v >= t:
+                lower = v + (v - remaining) % 2  # the true value is >= v and has that parity
+                g = lower
+            else:
+                upper = v - (v - remaining) % 2
+                g = upper
+        return lower
+
+    def solve(
+        self,
+        board: Board,
+        *,
+        guess: int = 0,
+        best_moves: bool = True,
+        nodes: int | None = None,
+        movetime: float | None = None,
+    ) -> SolveResult:
+        """Solve ``board`` (not changed). Raises :class:`SolveAborted` when a limit stops it."""
+        if (board.rows, board.cols) != (self.geo.rows, self.geo.cols):
+            raise InvalidOption("board size differs from the solver's")
+        if board.is_over:
+            raise GameOver("the game is over")
+        self.stats[:] = 0
+        self.params[P_NODE_LIMIT] = nodes or 0
+        timer = None
+        if movetime is not None:
+            timer = threading.Timer(movetime, lambda: self.stats.__setitem__(S_ABORTED, 1))
+            timer.daemon = True
+            timer.start()
+        start = time.perf_counter()
+        try:
+            mask = board.mask
+            counts = board.counts.astype(np.int8).copy()
+            remaining = self.geo.n_boxes - sum(board.scores)
+            rest = self._mtdf(mask, counts, remaining, guess)
+            found: list[str] = []
+            values: dict[str, int] = {}
+            if best_moves:
+                seen: dict[int, bool] = {}
+                for line in board.ordered_moves():
+                    k = int(_draw(counts, self.geo.line_boxes, line))
+                    child = mask | (1 << line)
+                    canon = int(_canonical(np.int64(child), self.tab))
+                    if canon not in seen:
+                        if k:
+                            v = k + self._value(child, counts, remaining - k, rest - 1 - k, rest - k)
+                        else:
+                            v = -self._value(child, counts, remaining, -rest, -rest + 1)
+                        seen[canon] = v >= rest
+                    _erase(counts, self.geo.line_boxes, line)
+                    if seen[canon]:
+                        found.append(self.geo.text(line))
+                        values[self.geo.text(line)] = rest
+        finally:
+            if timer is not None:
+                timer.cancel()
+        seconds = time.perf_counter() - start
+        sign = 1 if board.to_move == 0 else -1
+        return SolveResult(
+            value=board.margin + sign * rest,
+            rest_value=rest,
+            best_moves=found,
+            nodes=int(self.stats[S_NODES]),
+            seconds=seconds,
+            tt_hits=int(self.stats[S_TT_HITS]),
+            move_values=values,
+        )
+
+
+def solve(
+    position: Board | str | tuple[int, int],
+    *,
+    best_moves: bool = True,
+    hash_bits: int = 22,
+    nodes: int | None = None,
+    movetime: float | None = None,
+    **features: bool,
+) -> SolveResult:
+    """Solve a board (or the empty board of a size, ``"3x3"`` or ``(3, 3)``)."""
+    if isinstance(position, str):
+        position = Board(*parse_size(position))
+    elif isinstance(position, tuple):
+        position = Board(*position)
+    solver = Solver(position.rows, position.cols, hash_bits=hash_bits, **features)
+    return solver.solve(position, best_moves=best_moves, nodes=nodes, movetime=movetime)
+
+
+def warmup() -> None:
+    """Compile (or load) the solver kernels."""
+    solve("1x2", hash_bits=8)
