@@ -150,8 +150,13 @@ class ChainsAgent:
 class SolverAgent:
     """Plays an optimal move found by the compiled solver (exact; feasible up to about 3x4)."""
 
-    def __init__(self, name: str = "dots-solver", seed: int | None = None, hash_bits: int = 22,
-                 movetime: float | None = None) -> None:
+    def __init__(
+        self,
+        name: str = "dots-solver",
+        seed: int | None = None,
+        hash_bits: int = 22,
+        movetime: float | None = None,
+    ) -> None:
         self.name = name
         self.seed = seed
         self.hash_bits = hash_bits
@@ -188,8 +193,12 @@ register_game(
     algorithms=("random", "minimax", "alphabeta", "negamax", "montecarlo", "mcts"),
     description="Dots and Boxes (size=RxC boxes)",
 )
-register_agent("dots-chains", lambda name, **o: ChainsAgent(name, **o), {"seed": INT},
-               description="chain-aware rule player")
+register_agent(
+    "dots-chains",
+    lambda name, **o: ChainsAgent(name, **o),
+    {"seed": INT},
+    description="chain-aware rule player",
+)
 for _alias in ("dots-solver", "dots-perfect"):
     register_agent(
         _alias,

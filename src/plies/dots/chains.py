@@ -73,11 +73,7 @@ def long_chains(board: Board) -> int:
 def safe_lines(board: Board) -> list[int]:
     """Undrawn lines that give no box a third side."""
     lb, counts = board.geo.line_boxes, board.counts
-    return [
-        line
-        for line in board.moves()
-        if all(b < 0 or counts[b] < 2 for b in lb[line])
-    ]
+    return [line for line in board.moves() if all(b < 0 or counts[b] < 2 for b in lb[line])]
 
 
 def parity_favours(board: Board, player: int) -> bool:
@@ -96,7 +92,7 @@ def loony_value(chains: list[int], loops: list[int]) -> int:
     def value(cs: tuple[int, ...], ls: tuple[int, ...]) -> int:
         if not cs and not ls:
             return 0
-        best = -10**6
+        best = -(10**6)
         for i, n in enumerate(cs):
             if i and cs[i - 1] == n:
                 continue

@@ -25,9 +25,10 @@ def ascii_board(board: Board, labels: bool = False) -> str:
     if labels:
         out.append("   " + "".join(f"{c:<4}" for c in range(geo.cols + 1)).rstrip())
     for r in range(geo.rows + 1):
-        row = "".join(
-            "+" + ("---" if board.drawn[geo.h(r, c)] else "   ") for c in range(geo.cols)
-        ) + "+"
+        row = (
+            "".join("+" + ("---" if board.drawn[geo.h(r, c)] else "   ") for c in range(geo.cols))
+            + "+"
+        )
         out.append((f"{r:<3}" if labels else "") + row.rstrip())
         if r == geo.rows:
             break
@@ -47,10 +48,11 @@ def svg_board(board: Board, cell: int = 40, last: bool = True) -> str:
     pad = cell // 2
     width, height = geo.cols * cell + 2 * pad, geo.rows * cell + 2 * pad
     fill = {1: "#9ecae1", -1: "#fdae6b"}
+    title = f"Dots and Boxes {geo.rows}x{geo.cols}: A {board.scores[0]}, B {board.scores[1]}"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">',
-        f"<title>{escape(f'Dots and Boxes {geo.rows}x{geo.cols}: A {board.scores[0]}, B {board.scores[1]}')}</title>",
+        f"<title>{escape(title)}</title>",
         f'<rect width="{width}" height="{height}" fill="white"/>',
     ]
     for b in range(geo.n_boxes):

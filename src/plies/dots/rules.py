@@ -58,7 +58,10 @@ class Geometry:
         mids = [self.midpoint(i) for i in range(self.n_lines)]
         cy, cx = rows / 2, cols / 2
         self.centre_order = np.array(
-            sorted(range(self.n_lines), key=lambda i: ((mids[i][0] - cy) ** 2 + (mids[i][1] - cx) ** 2, i)),
+            sorted(
+                range(self.n_lines),
+                key=lambda i: ((mids[i][0] - cy) ** 2 + (mids[i][1] - cx) ** 2, i),
+            ),
             dtype=np.int64,
         )
 

@@ -158,7 +158,9 @@ def _other_box(lb, line, b):
 
 
 @njit(cache=True, nogil=True)
-def _search(mask, remaining, alpha, beta, counts, lb, bl, order, tt_key, tt_val, tab, params, stats):
+def _search(
+    mask, remaining, alpha, beta, counts, lb, bl, order, tt_key, tt_val, tab, params, stats
+):
     """The value (mover's boxes minus the opponent's) of the rest of the game, fail-soft
     within ``(alpha, beta)``. ``counts`` (sides drawn per box) matches ``mask`` and is
     restored on return."""
@@ -199,8 +201,19 @@ def _search(mask, remaining, alpha, beta, counts, lb, bl, order, tt_key, tt_val,
     if forced >= 0:
         k = _draw(counts, lb, forced)
         v = k + _search(
-            mask | (np.int64(1) << forced), remaining - k, alpha - k, beta - k,
-            counts, lb, bl, order, tt_key, tt_val, tab, params, stats,
+            mask | (np.int64(1) << forced),
+            remaining - k,
+            alpha - k,
+            beta - k,
+            counts,
+            lb,
+            bl,
+            order,
+            tt_key,
+            tt_val,
+            tab,
+            params,
+            stats,
         )
         _erase(counts, lb, forced)
         return v
@@ -263,8 +276,19 @@ def _search(mask, remaining, alpha, beta, counts, lb, bl, order, tt_key, tt_val,
         child = mask | (np.int64(1) << line)
         if k > 0:
             v = k + _search(
-                child, remaining - k, a - k, b_ - k,
-                counts, lb, bl, order, tt_key, tt_val, tab, params, stats,
+                child,
+                remaining - k,
+                a - k,
+                b_ - k,
+                counts,
+                lb,
+                bl,
+                order,
+                tt_key,
+                tt_val,
+                tab,
+                params,
+                stats,
             )
         else:
             v = -_search(
@@ -346,7 +370,8 @@ class Solver:
         self.geo = geometry(rows, cols)
         if self.geo.n_lines > MAX_LINES:
             raise InvalidOption(
-                f"the solver handles at most {MAX_LINES} lines; {rows}x{cols} has {self.geo.n_lines}"
+                f"the solver handles at most {MAX_LINES} lines; "
+                f"{rows}x{cols} has {self.geo.n_lines}"
             )
         if not 4 <= hash_bits <= 30:
             raise InvalidOption("hash_bits must be between 4 and 30")
@@ -367,9 +392,19 @@ class Solver:
     def _value(self, mask: int, counts: np.ndarray, remaining: int, alpha: int, beta: int) -> int:
         geo = self.geo
         v = _search(
-            np.int64(mask), np.int64(remaining), np.int64(alpha), np.int64(beta), counts,
-            geo.line_boxes, geo.box_lines, geo.centre_order, self.tt_key, self.tt_val,
-            self.tab, self.params, self.stats,
+            np.int64(mask),
+            np.int64(remaining),
+            np.int64(alpha),
+            np.int64(beta),
+            counts,
+            geo.line_boxes,
+            geo.box_lines,
+            geo.centre_order,
+            self.tt_key,
+            self.tt_val,
+            self.tab,
+            self.params,
+            self.stats,
         )
         if self.stats[S_ABORTED]:
             raise SolveAborted("the solver's limit was reached before the position was solved")
@@ -431,7 +466,9 @@ class Solver:
                     canon = int(_canonical(np.int64(child), self.tab))
                     if canon not in seen:
                         if k:
-                            v = k + self._value(child, counts, remaining - k, rest - 1 - k, rest - k)
+                            v = k + self._value(
+                                child, counts, remaining - k, rest - 1 - k, rest - k
+                            )
                         else:
                             v = -self._value(child, counts, remaining, -rest, -rest + 1)
                         seen[canon] = v >= rest
