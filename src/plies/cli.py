@@ -248,7 +248,7 @@ def play(
 
 
 @cli.command()
-@click.argument("game", type=click.Choice(["gomoku", "chess"]))
+@click.argument("game", type=click.Choice(["gomoku", "chess", "dots"]))
 @click.option("--depth", type=int, default=None, help="Depth per position (default 8).")
 @click.option("--nodes", type=int, default=None, help="Nodes per position instead of a depth.")
 def bench(game: str, depth: int | None, nodes: int | None) -> None:
@@ -256,6 +256,8 @@ def bench(game: str, depth: int | None, nodes: int | None) -> None:
     if game == "chess":
         _bench_chess(depth, nodes)
         return
+    if game == "dots":
+        return _bench_dots()
     from plies.gomoku.engine.bench import DEFAULT_DEPTH, run_bench
 
     out = _console()
@@ -302,8 +304,10 @@ def _bench_chess(depth: int | None, nodes: int | None) -> None:
 
 
 @cli.command()
-@click.argument("game", type=click.Choice(["gomoku"]))
-@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.argument("game", type=click.Choice(["gomoku", "dots"]))
+@click.argument("file", required=False, metavar="FILE|RxC")
+@click.option("--json", "as_json", is_flag=True, help="Dots: print the result as JSON.")
+@click.option("--hash-bits", type=int, default=22, show_default=True, help="Dots: table size.")
 @click.option("--moves", default=None, help="The position as a move list instead of a FILE.")
 @click.option("--rule", type=click.Choice(RULE_NAMES, case_sensitive=False), help="The rule.")
 @click.option("--size", metavar="N|WxH", help="Board size.")
@@ -319,8 +323,15 @@ def solve(
     use_vct: bool,
     depth: int | None,
     movetime: float,
+    as_json: bool,
+    hash_bits: int,
 ) -> None:
-    """Find a forced win (VCF, or VCT with --vct) for the side to move in a Gomoku position."""
+    """Gomoku: find a forced win (VCF, or VCT with --vct) for the side to move. Dots: solve
+    the R x C boxes board (or the position after --moves) exactly."""
+    if game == "dots":
+        from plies.dots.bench import solve_command
+
+        return solve_command(file or "3x3", as_json, hash_bits, moves, click.echo)
     from plies.errors import InvalidOption
     from plies.gomoku.engine import Engine
     from plies.gomoku.notation import parse_moves
@@ -355,6 +366,23 @@ def solve(
     )
 
 
+# --- Dots and Boxes (plies bench dots; plies solve dots is a branch of `solve`) -------------
+def _bench_dots() -> None:
+    from plies.dots.bench import run_bench
+
+    def progress(line) -> None:
+        r = line.result
+        click.echo(
+            f"{line.size} {line.moves or '(empty)':<28} value {r.value:+d} "
+            f"{r.nodes:>10} nodes {r.seconds:8.3f} s"
+        )
+
+    report = run_bench(progress=progress)
+    click.echo(f"{report.nodes} nodes")
+    click.echo(f"{report.nps} nodes/s")
+    click.echo(f"signature {report.signature}")
+
+
 def _arena_options(func):
     """The options `plies match` and `plies tournament` share."""
     from plies.arena.output import GOMOKU_FORMATS
@@ -372,7 +400,7 @@ def _arena_options(func):
         ),
         click.option(
             "--game",
-            type=click.Choice(["gomoku", "chess"]),
+            type=click.Choice(["gomoku", "chess", "dots"]),
             help="Default: chess for UCI engines, else gomoku.",
         ),
         click.option(
@@ -382,7 +410,9 @@ def _arena_options(func):
             show_default=True,
             help="Gomoku rule.",
         ),
-        click.option("--size", metavar="N|WxH", help="Gomoku board size (default 15)."),
+        click.option(
+            "--size", metavar="N|WxH", help="Board size (Gomoku default 15; dots RxC boxes, 3x3)."
+        ),
         click.option(
             "--games",
             type=int,

@@ -59,8 +59,13 @@ def build_config(
         setup = GameSetup("gomoku", RULE_NAMES[rule_code(rule)], width, height)
     elif game == "chess":
         setup = GameSetup("chess")
+    elif game == "dots":
+        from plies.dots.rules import parse_size as dots_size
+
+        rows, cols = dots_size(size) if size else (3, 3)
+        setup = GameSetup("dots", "standard", cols, rows)
     else:
-        raise InvalidOption(f"unknown game {game!r}: expected gomoku or chess")
+        raise InvalidOption(f"unknown game {game!r}: expected gomoku, chess or dots")
     time_control = parse_tc(tc, st, timemargin)
     opening_list = [Opening()]
     if openings:

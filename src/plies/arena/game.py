@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-GAMES = ("gomoku", "chess")
+GAMES = ("gomoku", "chess", "dots")
 
 
 @dataclass(frozen=True)
 class GameSetup:
-    """The game every match game is played in: ``gomoku`` (with rule and board size) or
-    ``chess``."""
+    """The game every match game is played in: ``gomoku`` (with rule and board size),
+    ``chess``, or ``dots`` (``height`` x ``width`` boxes)."""
 
     game: str = "gomoku"
     rule: str = "freestyle"
@@ -23,6 +23,8 @@ class GameSetup:
         if self.game == "gomoku":
             size = f"{self.width}" if self.width == self.height else f"{self.width}x{self.height}"
             return f"gomoku {self.rule} {size}"
+        if self.game == "dots":
+            return f"dots {self.height}x{self.width}"
         return self.game
 
 

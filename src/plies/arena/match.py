@@ -45,6 +45,8 @@ def prepare_engines(specs: list[EngineSpec], setup: GameSetup, tc: TimeControl) 
     out: list[EngineSpec] = []
     seen: dict[str, int] = {}
     for spec in specs:
+        if spec.is_process and setup.game == "dots":
+            raise InvalidOption(f"{spec.name}: dots games are played by built-in engines only")
         if spec.is_process and spec.proto is None:
             spec = spec.with_proto("pbrain" if setup.game == "gomoku" else "uci")
         if spec.is_process:

@@ -102,6 +102,23 @@ def _epd(path: Path) -> list[Opening]:
     return openings
 
 
+def _dots_lines(path: Path, plies: int | None) -> list[Opening]:
+    """Dots openings: a ``.dots`` game record (its moves), or one opening per line, lines
+    separated by spaces (``h1,1 v0,2``); ``#`` starts a comment."""
+    text = _read_text(path)
+    if path.suffix.lower() == ".dots":
+        from plies.arena.referees.dots import load_dots_record
+
+        _, moves = load_dots_record(text)
+        return [Opening(tuple(moves[:plies] if plies is not None else moves), name=path.name)]
+    openings = []
+    for number, line in enumerate(text.splitlines(), 1):
+        moves = line.split("#", 1)[0].split()
+        if moves:
+            openings.append(Opening(tuple(moves), name=f"{path.name}:{number}"))
+    return openings
+
+
 def _pgn(path: Path, plies: int | None) -> list[Opening]:
     import io
 
@@ -147,6 +164,8 @@ def load_openings(source: str, setup: GameSetup, plies: int | None = None) -> li
             openings = _gomoku_offsets(path, setup)
     elif setup.game == "chess":
         openings = _pgn(path, plies) if suffix == ".pgn" else _epd(path)
+    elif setup.game == "dots":
+        openings = _dots_lines(path, plies)
     else:
         raise InvalidOption(f"no openings for game {setup.game!r}")
     if not openings:

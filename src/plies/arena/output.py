@@ -104,7 +104,13 @@ class GameWriter:
     def write(self, result: GameResult) -> str:
         """Save one game; return the file it went to."""
         job = result.job
-        if job.setup.game == "chess":
+        if job.setup.game == "dots":
+            from plies.arena.referees.dots import dots_record_text
+
+            first, second = (_slug(n) for n in result.names)
+            path = self.directory / f"{job.index + 1:04d}-{first}-{second}.dots"
+            path.write_text(dots_record_text(result, self.event), encoding="utf-8")
+        elif job.setup.game == "chess":
             path = self.directory / "games.pgn"
             with path.open("a", encoding="utf-8") as f:
                 f.write(pgn_text(result, job.tcs[0], self.event))

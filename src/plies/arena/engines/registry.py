@@ -51,6 +51,38 @@ def _register_builtins() -> None:
     # the generic search library's Gomoku agents: plies:gomoku-mcts?iterations=500, ...
     for algorithm in ("minimax", "alphabeta", "negamax", "montecarlo", "mcts"):
         _FACTORIES.setdefault(f"gomoku-{algorithm}", _gomoku_agent_factory(f"gomoku-{algorithm}"))
+    # Dots and Boxes agents: plies:dots-mcts?iterations=2000, plies:dots-chains, ...
+    for algorithm in DOTS_AGENTS:
+        _FACTORIES.setdefault(f"dots-{algorithm}", _dots_agent_factory(f"dots-{algorithm}"))
+
+
+DOTS_AGENTS = ("random", "minimax", "alphabeta", "negamax", "montecarlo", "mcts", "chains")
+DOTS_AGENTS += ("solver", "perfect")
+
+
+def _dots_agent_factory(agent_name: str) -> EngineFactory:
+    """A factory wrapping ``plies.search.agents.make_agent(agent_name?options)`` for Dots."""
+
+    def factory(options: dict[str, str], name: str):
+        from plies.arena.engines.inprocess import AgentPlayer
+        from plies.search.agents import make_agent
+
+        query = "&".join(f"{key}={value}" for key, value in options.items())
+        agent = make_agent(agent_name + (f"?{query}" if query else ""))
+        return AgentPlayer(
+            agent,
+            name,
+            frozenset({"dots"}),
+            lambda referee: referee.board.copy(),
+            referee_text,
+        )
+
+    return factory
+
+
+def referee_text(move) -> str:
+    """A Dots agent's move (a line index) as text: the index itself, which the referee reads."""
+    return str(int(move))
 
 
 def _gomoku_agent_factory(agent_name: str) -> EngineFactory:

@@ -16,4 +16,8 @@ def make_referee(setup: GameSetup, opening: Opening) -> Referee:
         from plies.arena.referees.chess import ChessReferee
 
         return ChessReferee(setup, opening)
-    raise InvalidOption(f"unknown game {setup.game!r}: expected gomoku or chess")
+    if setup.game == "dots":
+        from plies.arena.referees.dots import DotsReferee
+
+        return DotsReferee(setup, opening)
+    raise InvalidOption(f"unknown game {setup.game!r}: expected gomoku, chess or dots")

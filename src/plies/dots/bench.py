@@ -1,0 +1,99 @@
+"""``plies bench dots``: the exact solver on a fixed set of positions.
+
+The set: the empty 2x4, 2x5, 3x3 boards and 3x3 / 3x4 positions after a few fixed lines
+(``--full`` adds the empty 3x4 board, about 20 s). Each is solved from a fresh table with no
+best-move pass; the signature is a hash of the per-position node counts and values, so it
+changes only when the search does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from plies.dots.rules import Board
+from plies.dots.solver import Solver, SolveResult
+
+POSITIONS: list[tuple[str, str]] = [
+    ("2x4", ""),
+    ("2x5", ""),
+    ("3x3", ""),
+    ("3x3", "h1,1 v1,2"),
+    ("3x3", "h0,0 h3,2 v1,1 v2,3"),
+    ("3x4", "h1,1 h2,2 v0,2 v2,2 h0,0 h3,3"),
+    ("3x4", "h1,0 h1,1 h1,2 h1,3 v2,0 v2,4"),
+]
+FULL_EXTRA: list[tuple[str, str]] = [("3x4", "")]
+
+
+@dataclass
+class BenchLine:
+    size: str
+    moves: str
+    result: SolveResult
+
+
+@dataclass
+class BenchReport:
+    lines: list[BenchLine]
+    nodes: int
+    seconds: float
+    nps: int
+    signature: str
+
+
+def run_bench(
+    full: bool = False, hash_bits: int = 22, progress: Callable[[BenchLine], None] | None = None
+) -> BenchReport:
+    lines = []
+    digest = hashlib.sha256()
+    solvers: dict[str, Solver] = {}
+    for size, moves in POSITIONS + (FULL_EXTRA if full else []):
+        rows, cols = (int(x) for x in size.split("x"))
+        board = Board(rows, cols)
+        for m in moves.split():
+            board.play(m)
+        solver = solvers.get(size) or Solver(rows, cols, hash_bits=hash_bits)
+        solvers[size] = solver
+        solver.clear()
+        if not lines:  # load the kernels outside the clock
+            Solver(1, 1, hash_bits=4).solve(Board(1, 1))
+        result = solver.solve(board, best_moves=False)
+        line = BenchLine(size, moves, result)
+        lines.append(line)
+        digest.update(f"{size}|{moves}|{result.value}|{result.nodes};".encode())
+        if progress:
+            progress(line)
+    nodes = sum(x.result.nodes for x in lines)
+    seconds = sum(x.result.seconds for x in lines)
+    return BenchReport(
+        lines, nodes, seconds, int(nodes / max(seconds, 1e-9)), digest.hexdigest()[:16]
+    )
+
+
+def solve_command(size: str, as_json: bool, hash_bits: int, moves: str | None, echo) -> None:
+    """``plies solve dots RxC [--moves 'h0,0 v1,1'] [--json]``."""
+    import json
+
+    from plies.dots.display import ascii_board
+    from plies.dots.rules import parse_size
+
+    rows, cols = parse_size(size)
+    board = Board(rows, cols)
+    for m in (moves or "").replace(",", " ,").replace(" ,", ",").split():
+        board.play(m)
+    start = time.perf_counter()
+    result = Solver(rows, cols, hash_bits=hash_bits).solve(board)
+    result.seconds = time.perf_counter() - start  # what the user waited (tables included)
+    if as_json:
+        echo(json.dumps(result.to_json()))
+        return
+    if board.history:
+        echo(ascii_board(board))
+    who = "first player" if board.to_move == 0 else "second player"
+    echo(f"dots {rows}x{cols} boxes ({rows + 1}x{cols + 1} dots), {who} to move")
+    echo(f"value: {result.value:+d} (first player's boxes minus second player's, perfect play)")
+    echo(f"best moves: {' '.join(result.best_moves)}")
+    echo(f"nodes: {result.nodes}  seconds: {result.seconds:.3f}")
