@@ -13,7 +13,9 @@ mask and the transposition table is keyed on it. Techniques (each can be switche
   - a three-sided box whose missing side borders the edge or a box with at most one side is
     captured at once (the only move searched);
   - a three-sided box that starts a chain of at least three boxes (its missing side borders a
-    two-sided box whose other open side borders another two-sided box) is captured at once;
+    two-sided box whose other open side borders another two-sided box) is captured at once,
+    unless the box after those is three-sided too (the last four boxes of an opened loop,
+    where the all-but-four decline must be searched);
   - at the end of a chain (three-sided box, then a two-sided box whose other side is the edge or
     a box with at most one side) only two moves are searched: capture, or the double-dealing
     move that declines the last two boxes (all-but-two);
@@ -193,8 +195,14 @@ def _search(
                 m = _free_side(mask, bl, o, line)
                 d = _other_box(lb, m, o)
                 if d >= 0 and counts[d] == 2:
-                    forced = line
-                    break
+                    # a(3)-o(2)-d(2)-e(3) is the end of an opened loop (or a chain opened at
+                    # both ends): the all-but-four decline (the line o-d) must stay searchable
+                    e_line = _free_side(mask, bl, d, m)
+                    e = _other_box(lb, e_line, d)
+                    if e < 0 or counts[e] != 3:
+                        forced = line
+                        break
+                    continue
                 if (d < 0 or counts[d] <= 1) and end_l < 0:
                     end_l = line
                     end_m = m
