@@ -20,8 +20,12 @@ mask and the transposition table is keyed on it. Techniques (each can be switche
     a box with at most one side) only two moves are searched: capture, or the double-dealing
     move that declines the last two boxes (all-but-two);
   - anything else (double boxes, opened loops) is searched in full, captures first;
-* move ordering: captures, then lines that give nothing away from the centre out, then lines
-  that hand a box over;
+* simple loony endgames (every unfinished box has two sides: only chains and loops are left)
+  are scored directly by a small dynamic programme over the components (:func:`_loony_value`);
+* move ordering: the table's best move (stored in the canonical frame and mapped back), then
+  captures, lines that give nothing away from the centre out, and lines that hand a box over;
+* the root value by MTD(f): null-window tests ``v >= t`` stepping by two (a value has the
+  parity of the boxes left);
 * one root pass per distinct move (moves whose results are symmetric are searched once) to
   list every optimal first move.
 
@@ -48,12 +52,18 @@ P_SYMMETRY = 1
 P_TT = 2
 P_ORDER = 3
 P_NODE_LIMIT = 4
-N_PARAMS = 5
+P_LOONY = 5
+N_PARAMS = 6
 # stats indices
 S_NODES = 0
 S_ABORTED = 1
 S_TT_HITS = 2
-N_STATS = 3
+S_LOONY = 3
+S_FORCED = 4
+S_PAIR = 5
+S_CAPTURE_FULL = 6
+N_STATS = 7
+MAX_COMPONENTS = 12
 
 
 # --- symmetry tables ---------------------------------------------------------------------
@@ -111,7 +121,14 @@ def _byte_tables(perms: list[list[int]], n_lines: int) -> np.ndarray:
 # --- kernels -----------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def _canonical(mask, tab):
+    return _canonical_sym(mask, tab)[0]
+
+
+@njit(cache=True, nogil=True)
+def _canonical_sym(mask, tab):
+    """The least image of ``mask`` under the symmetries, and the symmetry giving it."""
     best = mask
+    which = 0
     for s in range(1, tab.shape[0]):
         m = np.int64(0)
         x = mask
@@ -120,7 +137,8 @@ def _canonical(mask, tab):
             x >>= 8
         if m < best:
             best = m
-    return best
+            which = s
+    return best, which
 
 
 @njit(cache=True, nogil=True)
@@ -160,8 +178,69 @@ def _other_box(lb, line, b):
 
 
 @njit(cache=True, nogil=True)
+def _loony_value(mask, counts, lb, bl):
+    """The exact value of a simple loony endgame (every unfinished box has two sides: only
+    chains and loops are left, nothing to capture, every line gives boxes away), or -1000 when
+    the position is not one (or has more than MAX_COMPONENTS components).
+
+    Opening a chain of n >= 3 boxes lets the opponent take all or all but two, a loop all or
+    all but four; chains of one or two boxes are simply taken (the two-chain opened in the
+    middle). A subset dynamic programme over the components gives the mover's value."""
+    n_boxes = counts.shape[0]
+    for b in range(n_boxes):
+        if counts[b] != 2 and counts[b] != 4:
+            return np.int64(-1000)
+    seen = np.zeros(n_boxes, dtype=np.uint8)
+    size = np.zeros(MAX_COMPONENTS, dtype=np.int64)
+    loop = np.zeros(MAX_COMPONENTS, dtype=np.uint8)
+    k = 0
+    for s in range(n_boxes):
+        if counts[s] != 2 or seen[s]:
+            continue
+        if k == MAX_COMPONENTS:
+            return np.int64(-1000)
+        seen[s] = 1
+        n = 1
+        is_loop = False
+        first = _free_side(mask, bl, s, -1)
+        for side in range(2):
+            line = first if side == 0 else _free_side(mask, bl, s, first)
+            cur = _other_box(lb, line, s)
+            while cur >= 0 and not seen[cur]:
+                seen[cur] = 1
+                n += 1
+                line = _free_side(mask, bl, cur, line)
+                cur = _other_box(lb, line, cur)
+            if cur == s:
+                is_loop = True
+                break
+        size[k] = n
+        loop[k] = is_loop
+        k += 1
+    values = np.zeros(1 << k, dtype=np.int64)
+    for sub in range(1, 1 << k):
+        best = np.int64(-1000)
+        for c in range(k):
+            if (sub >> c) & 1 == 0:
+                continue
+            rest = values[sub ^ (1 << c)]
+            n = size[c]
+            take_all = -(n + rest)
+            if loop[c]:
+                v = min(take_all, 8 - n + rest)
+            elif n >= 3:
+                v = min(take_all, 4 - n + rest)
+            else:
+                v = take_all
+            if v > best:
+                best = v
+        values[sub] = best
+    return values[(1 << k) - 1]
+
+
+@njit(cache=True, nogil=True)
 def _search(
-    mask, remaining, alpha, beta, counts, lb, bl, order, tt_key, tt_val, tab, params, stats
+    mask, remaining, alpha, beta, counts, lb, bl, order, tt_key, tt_val, tab, perm, params, stats
 ):
     """The value (mover's boxes minus the opponent's) of the rest of the game, fail-soft
     within ``(alpha, beta)``. ``counts`` (sides drawn per box) matches ``mask`` and is
@@ -207,6 +286,7 @@ def _search(
                     end_l = line
                     end_m = m
     if forced >= 0:
+        stats[S_FORCED] += 1
         k = _draw(counts, lb, forced)
         v = k + _search(
             mask | (np.int64(1) << forced),
@@ -220,20 +300,28 @@ def _search(
             tt_key,
             tt_val,
             tab,
+            perm,
             params,
             stats,
         )
         _erase(counts, lb, forced)
         return v
+    if params[P_LOONY] and not any_capture:
+        v = _loony_value(mask, counts, lb, bl)
+        if v > -1000:
+            stats[S_LOONY] += 1
+            return v
     # transposition table
     lo = -remaining
     hi = remaining
     use_tt = params[P_TT] != 0
     key = mask
+    sym = 0
     slot = np.int64(0)
+    tt_move = np.int64(-1)
     if use_tt:
         if params[P_SYMMETRY]:
-            key = _canonical(mask, tab)
+            key, sym = _canonical_sym(mask, tab)
         slot = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (
             tt_key.shape[0] - 1
         )
@@ -245,6 +333,8 @@ def _search(
                 hi = np.int64(tt_val[slot, 1])
             if lo >= hi:
                 return lo
+            if tt_val[slot, 2] >= 0:
+                tt_move = perm[1, sym, tt_val[slot, 2]]  # back from the canonical frame
     if lo >= beta:
         return lo
     if hi <= alpha:
@@ -252,14 +342,24 @@ def _search(
     a = max(alpha, lo)
     b_ = min(beta, hi)
     best = np.int64(-1000)
+    best_move = np.int64(-1)
     # the moves: the chain-end pair, or every free line in three passes
     moves = np.empty(n_lines, dtype=np.int64)
     n = 0
     if end_l >= 0:
+        stats[S_PAIR] += 1
         moves[0] = end_l
         moves[1] = end_m
         n = 2
+        if tt_move == end_m:
+            moves[0] = end_m
+            moves[1] = end_l
     else:
+        if any_capture:
+            stats[S_CAPTURE_FULL] += 1
+        if tt_move >= 0:
+            moves[0] = tt_move
+            n = 1
         for pass_ in range(3):
             for i in range(n_lines):
                 line = order[i] if params[P_ORDER] else i
@@ -273,7 +373,7 @@ def _search(
                 cls = 0 if worst == 3 else (2 if worst == 2 else 1)
                 if not params[P_ORDER]:
                     cls = pass_
-                if cls == pass_:
+                if cls == pass_ and line != tt_move:
                     moves[n] = line
                     n += 1
             if not params[P_ORDER]:
@@ -295,16 +395,31 @@ def _search(
                 tt_key,
                 tt_val,
                 tab,
+                perm,
                 params,
                 stats,
             )
         else:
             v = -_search(
-                child, remaining, -b_, -a, counts, lb, bl, order, tt_key, tt_val, tab, params, stats
+                child,
+                remaining,
+                -b_,
+                -a,
+                counts,
+                lb,
+                bl,
+                order,
+                tt_key,
+                tt_val,
+                tab,
+                perm,
+                params,
+                stats,
             )
         _erase(counts, lb, line)
         if v > best:
             best = v
+            best_move = line
         if best > a:
             a = best
         if a >= b_:
@@ -321,6 +436,7 @@ def _search(
         else:
             new_lo = best
             new_hi = best
+        tt_val[slot, 2] = perm[0, sym, best_move] if best_move >= 0 else -1  # canonical frame
         if tt_key[slot] != key:
             tt_key[slot] = key
             tt_val[slot, 0] = new_lo
@@ -328,7 +444,6 @@ def _search(
         else:
             tt_val[slot, 0] = max(new_lo, np.int64(tt_val[slot, 0]))
             tt_val[slot, 1] = min(new_hi, np.int64(tt_val[slot, 1]))
-    _ = any_capture
     return best
 
 
@@ -347,6 +462,7 @@ class SolveResult:
     seconds: float
     tt_hits: int = 0
     move_values: dict[str, int] = field(default_factory=dict)
+    stats: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -374,6 +490,7 @@ class Solver:
         symmetry: bool = True,
         tt: bool = True,
         ordering: bool = True,
+        loony: bool = True,
     ) -> None:
         self.geo = geometry(rows, cols)
         if self.geo.n_lines > MAX_LINES:
@@ -386,12 +503,17 @@ class Solver:
         self.perms = symmetries(rows, cols)
         self.tab = _byte_tables(self.perms, self.geo.n_lines)
         self.tt_key = np.full(1 << hash_bits, -1, dtype=np.int64)
-        self.tt_val = np.zeros((1 << hash_bits, 2), dtype=np.int8)
+        # lower bound, upper bound, best move (in the canonical frame; -1 none)
+        self.tt_val = np.zeros((1 << hash_bits, 3), dtype=np.int8)
+        forward = np.array(self.perms, dtype=np.int64)
+        inverse = np.argsort(forward, axis=1).astype(np.int64)
+        self.perm = np.stack([forward, inverse])
         self.params = np.zeros(N_PARAMS, dtype=np.int64)
         self.params[P_CHAINS] = chains
         self.params[P_SYMMETRY] = symmetry
         self.params[P_TT] = tt
         self.params[P_ORDER] = ordering
+        self.params[P_LOONY] = loony
         self.stats = np.zeros(N_STATS, dtype=np.int64)
 
     def clear(self) -> None:
@@ -411,6 +533,7 @@ class Solver:
             self.tt_key,
             self.tt_val,
             self.tab,
+            self.perm,
             self.params,
             self.stats,
         )
@@ -497,6 +620,14 @@ class Solver:
             seconds=seconds,
             tt_hits=int(self.stats[S_TT_HITS]),
             move_values=values,
+            stats={
+                "nodes": int(self.stats[S_NODES]),
+                "tt_hits": int(self.stats[S_TT_HITS]),
+                "loony_scored": int(self.stats[S_LOONY]),
+                "forced_captures": int(self.stats[S_FORCED]),
+                "chain_end_pairs": int(self.stats[S_PAIR]),
+                "full_with_capture": int(self.stats[S_CAPTURE_FULL]),
+            },
         )
 
 
