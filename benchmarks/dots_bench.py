@@ -55,7 +55,10 @@ def part_features(size: str, repeat: int) -> None:
     for feature in ("loony", "chains", "symmetry", "ordering"):
         result, t = solve_size(size, repeat, 20, **{feature: False})
         assert result.value == base.value
-        print(f"   {feature + ' off':<28} {result.nodes:>12,} {t:>8.3f} s  x{result.nodes / base.nodes:.2f}")
+        print(
+            f"   {feature + ' off':<28} {result.nodes:>12,} {t:>8.3f} s  "
+            f"x{result.nodes / base.nodes:.2f}"
+        )
 
 
 def part_4x4(budget: float, seed: int = 1) -> None:
