@@ -14,6 +14,8 @@ WARMUPS: list[str] = [
     "plies.gomoku.rules:warmup",
     "plies.gomoku.engine.api:warmup",
     "plies.chess.engine.api:warmup",
+    "plies.dots.rules:warmup",
+    "plies.dots.solver:warmup",
 ]
 
 
