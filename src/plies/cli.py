@@ -383,6 +383,26 @@ def _bench_dots() -> None:
     click.echo(f"signature {report.signature}")
 
 
+@cli.command()
+@click.argument("game", type=click.Choice(["dots"]))
+@click.option("--out", default="plies-charts", show_default=True, help="Output folder.")
+@click.option("--agents", default="dots-chains,dots-mcts?iterations=500,dots-alphabeta?depth=2")
+@click.option("--sizes", default="2x2,2x3,3x3", show_default=True, help="Boards (boxes).")
+@click.option("--games", type=int, default=20, show_default=True, help="Games per agent/size.")
+@click.option("--depths", default="1,2,3,4", show_default=True, help="Alpha-beta depths.")
+@click.option("--solve-sizes", default="2x2,2x3,3x3,2x4", show_default=True)
+def charts(game, out, agents, sizes, games, depths, solve_sizes) -> None:
+    """PNG charts: win rates by agent and board size, search time by depth and board size."""
+    from plies.dots.charts import make_charts
+
+    paths = make_charts(
+        out, agents.split(","), sizes.split(","), games, [int(d) for d in depths.split(",")],
+        solve_sizes.split(","), progress=click.echo,
+    )  # fmt: skip
+    for path in paths:
+        click.echo(f"wrote {path}")
+
+
 def _arena_options(func):
     """The options `plies match` and `plies tournament` share."""
     from plies.arena.output import GOMOKU_FORMATS

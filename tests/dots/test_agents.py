@@ -110,3 +110,31 @@ def test_perfect_player_never_loses_its_value():
             b.play(agents[b.to_move].select_move(b.copy()))
         margin = b.margin if side == 0 else -b.margin
         assert margin >= (value if side == 0 else -value)
+
+
+def test_charts(tmp_path):
+    pytest.importorskip("matplotlib")
+    from plies.dots.charts import make_charts
+
+    paths = make_charts(tmp_path, ["dots-chains"], ["1x2"], 2, [1, 2], ["1x2"])
+    assert [p.name for p in paths] == ["winrates.png", "search_time.png"]
+    assert all(p.read_bytes()[:4] == b"\x89PNG" for p in paths)
+    assert (tmp_path / "charts.json").exists()
+
+
+def test_charts_explain_a_missing_matplotlib(monkeypatch, tmp_path):
+    import builtins
+
+    from plies.dots.charts import make_charts
+    from plies.errors import InvalidOption
+
+    real = builtins.__import__
+
+    def no_mpl(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_mpl)
+    with pytest.raises(InvalidOption, match="matplotlib"):
+        make_charts(tmp_path, ["dots-chains"], ["1x2"], 2, [1], ["1x2"])
