@@ -6,7 +6,8 @@ mask and the transposition table is keyed on it. Techniques (each can be switche
 ``params`` to measure it, see docs/dots.md):
 
 * fail-soft alpha-beta with bounds ``[-remaining, +remaining]``;
-* a transposition table of lower/upper bounds keyed on the **canonical** mask: the least of
+* a transposition table of lower/upper bounds and the best move in two-entry buckets (one
+  keeps the bigger subtree, one the latest), keyed on the **canonical** mask: the least of
   the mask's images under the board's symmetries (4 reflections/rotations, 8 on square boards),
   computed with per-byte lookup tables;
 * capture analysis (no branching where capturing is safe):
@@ -139,6 +140,15 @@ def _canonical_sym(mask, tab):
             best = m
             which = s
     return best, which
+
+
+@njit(cache=True, nogil=True)
+def _popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
 
 
 @njit(cache=True, nogil=True)
@@ -317,15 +327,22 @@ def _search(
     use_tt = params[P_TT] != 0
     key = mask
     sym = 0
-    slot = np.int64(0)
+    base = np.int64(0)
+    slot = np.int64(-1)
     tt_move = np.int64(-1)
     if use_tt:
         if params[P_SYMMETRY]:
             key, sym = _canonical_sym(mask, tab)
-        slot = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (
-            tt_key.shape[0] - 1
+        # two-entry buckets: [0] keeps the bigger subtree (fewer lines drawn), [1] the latest
+        base = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & (
+            tt_key.shape[0] - 2
         )
-        if tt_key[slot] == key:
+        slot = -1
+        if tt_key[base] == key:
+            slot = base
+        elif tt_key[base + 1] == key:
+            slot = base + 1
+        if slot >= 0:
             stats[S_TT_HITS] += 1
             if tt_val[slot, 0] > lo:
                 lo = np.int64(tt_val[slot, 0])
@@ -436,14 +453,24 @@ def _search(
         else:
             new_lo = best
             new_hi = best
-        tt_val[slot, 2] = perm[0, sym, best_move] if best_move >= 0 else -1  # canonical frame
-        if tt_key[slot] != key:
+        if slot < 0 or tt_key[slot] != key:  # a new entry (or ours was replaced meanwhile)
+            if tt_key[base] < 0:
+                slot = base
+            elif _popcount(key) <= _popcount(tt_key[base]):
+                tt_key[base + 1] = tt_key[base]  # the deeper entry moves to the latest slot
+                tt_val[base + 1, 0] = tt_val[base, 0]
+                tt_val[base + 1, 1] = tt_val[base, 1]
+                tt_val[base + 1, 2] = tt_val[base, 2]
+                slot = base
+            else:
+                slot = base + 1
             tt_key[slot] = key
             tt_val[slot, 0] = new_lo
             tt_val[slot, 1] = new_hi
         else:
             tt_val[slot, 0] = max(new_lo, np.int64(tt_val[slot, 0]))
             tt_val[slot, 1] = min(new_hi, np.int64(tt_val[slot, 1]))
+        tt_val[slot, 2] = perm[0, sym, best_move] if best_move >= 0 else -1  # canonical frame
     return best
 
 
@@ -504,7 +531,7 @@ class Solver:
         self.tab = _byte_tables(self.perms, self.geo.n_lines)
         self.tt_key = np.full(1 << hash_bits, -1, dtype=np.int64)
         # lower bound, upper bound, best move (in the canonical frame; -1 none)
-        self.tt_val = np.zeros((1 << hash_bits, 3), dtype=np.int8)
+        self.tt_val = np.full((1 << hash_bits, 3), -1, dtype=np.int8)
         forward = np.array(self.perms, dtype=np.int64)
         inverse = np.argsort(forward, axis=1).astype(np.int64)
         self.perm = np.stack([forward, inverse])
