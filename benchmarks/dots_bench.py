@@ -66,7 +66,7 @@ def part_4x4(budget: float, seed: int = 1) -> None:
     rng = random.Random(seed)
     order = list(range(40))
     rng.shuffle(order)
-    for drawn in (24, 22, 20, 18, 16, 14, 12):
+    for drawn in (20, 16, 12, 10, 8, 6, 4, 2, 0):
         board = Board(4, 4)
         for line in order:
             if len(board.history) >= drawn:
@@ -74,7 +74,7 @@ def part_4x4(budget: float, seed: int = 1) -> None:
             cs = [board.counts[b] for b in board.geo.line_boxes[line] if b >= 0]
             if max(cs) < 2:  # keep it a middle-game position: no box given away
                 board.play(line)
-        solver = Solver(4, 4, hash_bits=25)
+        solver = Solver(4, 4, hash_bits=26)
         free = len(board.moves())
         try:
             r = solver.solve(board, best_moves=False, movetime=budget)
