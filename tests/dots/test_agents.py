@@ -138,3 +138,10 @@ def test_charts_explain_a_missing_matplotlib(monkeypatch, tmp_path):
     monkeypatch.setattr(builtins, "__import__", no_mpl)
     with pytest.raises(InvalidOption, match="matplotlib"):
         make_charts(tmp_path, ["dots-chains"], ["1x2"], 2, [1], ["1x2"])
+
+
+def test_solver_agent_falls_back_when_out_of_time():
+    agent = make_agent("dots-solver?movetime=0.001")
+    board = Board(4, 4)
+    assert agent.select_move(board.copy()) in board.legal_moves()
+    assert agent.last_result is None

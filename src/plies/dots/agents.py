@@ -10,7 +10,8 @@
   those that keep the long chain rule on its side) and otherwise hands over the fewest boxes,
   hard-heartedly.
 * ``dots-solver`` (alias ``dots-perfect``): the compiled exact solver; plays an optimal line
-  (the first of the optimal moves, or a random one of them with ``seed``).
+  (the first of the optimal moves, or a random one of them with ``seed``). With ``movetime``
+  a search that runs out of time falls back to ``dots-chains``'s move (no longer perfect).
 """
 
 from __future__ import annotations
@@ -178,7 +179,13 @@ class SolverAgent:
             board.cols,
         ):
             self._solver = Solver(board.rows, board.cols, hash_bits=self.hash_bits)
-        result = self._solver.solve(board, movetime=self.movetime)
+        from plies.dots.solver import SolveAborted
+
+        try:
+            result = self._solver.solve(board, movetime=self.movetime)
+        except SolveAborted:  # out of time: the chain-aware rules instead
+            self.last_result = None
+            return ChainsAgent(seed=self.seed).select_move(board)
         self.last_result = result
         choices = result.best_moves
         text = choices[0] if self.seed is None else self.rng.choice(choices)

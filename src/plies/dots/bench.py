@@ -82,7 +82,7 @@ def solve_command(size: str, as_json: bool, hash_bits: int, moves: str | None, e
 
     rows, cols = parse_size(size)
     board = Board(rows, cols)
-    for m in (moves or "").replace(",", " ,").replace(" ,", ",").split():
+    for m in (moves or "").split():
         board.play(m)
     start = time.perf_counter()
     result = Solver(rows, cols, hash_bits=hash_bits).solve(board)

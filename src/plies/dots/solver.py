@@ -480,7 +480,9 @@ class SolveResult:
     """``value``: player 0's final margin under perfect play from here (the score so far
     included); ``rest_value``: the mover's margin over the rest of the game; ``best_moves``:
     every optimal line for the player to move (text ``h0,1``; empty if not asked or the game
-    is over); ``move_values``: each root move's rest value for the mover when computed."""
+    is over); ``move_values``: the optimal moves with their rest value for the mover;
+    ``stats``: node counts by kind (table hits, forced captures, chain-end pairs, loony
+    endgames scored, capture positions searched in full)."""
 
     value: int
     rest_value: int
