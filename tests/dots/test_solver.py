@@ -1,10 +1,9 @@
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from fresh_process import run_twice
 from plies.dots.rules import Board
 from plies.dots.solver import SolveAborted, Solver, solve, symmetries
 from plies.errors import GameOver
@@ -79,15 +78,10 @@ def test_solve_json_contract():
 def test_solver_in_two_fresh_processes():
     """The second process loads the kernels from numba's cache (DESIGN.md: the recursive
     kernel must be called only from Python for that to work)."""
-    code = "from plies.dots.solver import solve; print(solve('2x2', hash_bits=12).value)"
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    for _ in range(2):
-        out = subprocess.run(
-            [sys.executable, "-c", code],
-            capture_output=True,
-            text=True,
-            timeout=240,
-            env={**__import__("os").environ, "PYTHONPATH": src},
-        )
-        assert out.returncode == 0, out.stderr[-2000:]
-        assert out.stdout.strip() == "2"
+    code = (
+        "from plies.dots.solver import solve; r = solve('2x2', hash_bits=12); "
+        "print(r.value, r.nodes, r.best_moves)"
+    )
+    outputs = run_twice(code, timeout=240)
+    assert outputs[0] == outputs[1]
+    assert outputs[0].startswith("2 ")
