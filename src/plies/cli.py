@@ -307,7 +307,7 @@ def _bench_chess(depth: int | None, nodes: int | None) -> None:
 @click.argument("game", type=click.Choice(["gomoku", "dots"]))
 @click.argument("file", required=False, metavar="FILE|RxC")
 @click.option("--json", "as_json", is_flag=True, help="Dots: print the result as JSON.")
-@click.option("--hash-bits", type=int, default=22, show_default=True, help="Dots: table size.")
+@click.option("--hash-bits", type=int, help="Dots: table size (2**N slots; default by size).")
 @click.option("--moves", default=None, help="The position as a move list instead of a FILE.")
 @click.option("--rule", type=click.Choice(RULE_NAMES, case_sensitive=False), help="The rule.")
 @click.option("--size", metavar="N|WxH", help="Board size.")
@@ -324,7 +324,7 @@ def solve(
     depth: int | None,
     movetime: float,
     as_json: bool,
-    hash_bits: int,
+    hash_bits: int | None,
 ) -> None:
     """Gomoku: find a forced win (VCF, or VCT with --vct) for the side to move. Dots: solve
     the R x C boxes board (or the position after --moves) exactly."""

@@ -73,7 +73,14 @@ def run_bench(
     )
 
 
-def solve_command(size: str, as_json: bool, hash_bits: int, moves: str | None, echo) -> None:
+def default_hash_bits(rows: int, cols: int) -> int:
+    """A table size that suits the board: 2**22 slots up to 3x3, 2**25 for 3x4, 2**26 at most."""
+    from plies.dots.rules import geometry
+
+    return min(26, max(22, geometry(rows, cols).n_lines - 6))
+
+
+def solve_command(size: str, as_json: bool, hash_bits: int | None, moves: str | None, echo) -> None:
     """``plies solve dots RxC [--moves 'h0,0 v1,1'] [--json]``."""
     import json
 
@@ -81,6 +88,7 @@ def solve_command(size: str, as_json: bool, hash_bits: int, moves: str | None, e
     from plies.dots.rules import parse_size
 
     rows, cols = parse_size(size)
+    hash_bits = hash_bits or default_hash_bits(rows, cols)
     board = Board(rows, cols)
     for m in (moves or "").split():
         board.play(m)
