@@ -85,3 +85,11 @@ def test_solver_in_two_fresh_processes():
     outputs = run_twice(code, timeout=240)
     assert outputs[0] == outputs[1]
     assert outputs[0].startswith("2 ")
+
+
+@pytest.mark.parametrize("rows,cols", [(1, 1), (1, 2), (1, 3), (2, 2), (2, 3)])
+def test_empty_boards_against_brute_force(rows, cols):
+    """The whole game tree of each board up to 2x3 by the simple oracle (about 5 s for 2x3)."""
+    from . import oracle
+
+    assert solve((rows, cols), best_moves=False).value == oracle.value(rows, cols, frozenset())
