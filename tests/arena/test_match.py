@@ -205,3 +205,15 @@ def test_search_library_agents_play_in_the_arena() -> None:
 def test_unknown_search_agent_option_is_a_one_line_error() -> None:
     with pytest.raises(InvalidOption, match="depht"):
         run_match(build_config(["plies:gomoku-alphabeta?depht=1", "plies:random"], games=2))
+
+
+def test_renju_black_with_only_forbidden_cells_left_is_a_draw(monkeypatch) -> None:
+    from plies.arena.game import GameSetup, Opening
+    from plies.arena.referees import make_referee
+
+    referee = make_referee(GameSetup("gomoku", "renju", 15, 15), Opening(("7,7", "8,8")))
+    assert referee.outcome() is None  # black to move, plenty of playable cells
+    monkeypatch.setattr(type(referee.board), "is_forbidden", lambda self, move: True)
+    outcome = referee.outcome()
+    assert outcome is not None and outcome.winner is None
+    assert "forbidden" in outcome.reason
