@@ -6,12 +6,12 @@ search behaviour changes."""
 from __future__ import annotations
 
 import time
-import zlib
 from dataclasses import dataclass
 
 import chess
 
 from plies.chess.engine.api import Engine, SearchResult
+from plies.search.bench import BenchReport
 
 DEFAULT_DEPTH = 11
 
@@ -33,22 +33,6 @@ BENCH_FENS = [
 class BenchLine:
     fen: str
     result: SearchResult
-
-
-@dataclass
-class BenchReport:
-    lines: list[BenchLine]
-    nodes: int
-    seconds: float
-
-    @property
-    def nps(self) -> int:
-        return int(self.nodes / self.seconds) if self.seconds > 0 else 0
-
-    @property
-    def signature(self) -> str:
-        counts = ",".join(str(line.result.nodes) for line in self.lines)
-        return f"{zlib.crc32(counts.encode()):08x}"
 
 
 def run_bench(

@@ -8,12 +8,12 @@ changes only when search behaviour changes, and nodes per second compare machine
 from __future__ import annotations
 
 import time
-import zlib
 from dataclasses import dataclass
 from importlib import resources
 
 from plies.gomoku.board import Board
 from plies.gomoku.engine.api import Engine, SearchResult
+from plies.search.bench import BenchReport
 
 DEFAULT_DEPTH = 12
 
@@ -24,22 +24,6 @@ class BenchLine:
     size: int
     moves: int
     result: SearchResult
-
-
-@dataclass
-class BenchReport:
-    lines: list[BenchLine]
-    nodes: int
-    seconds: float
-
-    @property
-    def nps(self) -> int:
-        return int(self.nodes / self.seconds) if self.seconds > 0 else 0
-
-    @property
-    def signature(self) -> str:
-        counts = ",".join(str(line.result.nodes) for line in self.lines)
-        return f"{zlib.crc32(counts.encode()):08x}"
 
 
 def bench_positions() -> list[tuple[str, int, list[str]]]:
