@@ -37,6 +37,8 @@ CHECK_FLAG = 8  # Renju black: two or more threes, the exact recursive check dec
 CLASS_NAMES = ("none", "three", "double-three", "four", "four-three", "flex-four", "five", "forbid")
 
 MAX_CELLS = rules.MAX_SIZE * rules.MAX_SIZE
+# a move changes at most its own cell and five cells each way on its four lines
+UNDO_ROWS = MAX_CELLS * 41 + 1
 NEAR_RADIUS = 2
 
 # info[] slots
@@ -58,9 +60,9 @@ W_COUNT = 2
 class Tables(NamedTuple):
     """The read-only tables of one rule."""
 
-    pattern: np.ndarray  # uint8[2, 2**20]: line key -> pattern, per side
+    pattern: np.ndarray  # uint8[2**20]: line key -> black's pattern | white's pattern << 4
     p4class: np.ndarray  # uint8[2, 2**16]: packed four patterns -> threat class (| CHECK_FLAG)
-    p4value: np.ndarray  # int32[2, 2**16]: packed four patterns -> cell value
+    p4value: np.ndarray  # int16[2, 2**16]: packed four patterns -> cell value
     zobrist: np.ndarray  # uint64[3, MAX_PADDED]; row 0 holds the side-to-move key
     weights: np.ndarray  # int32[W_COUNT]: scalar weights (W_* slots), passed so kernels
     # never freeze tunable numbers into their compiled code
@@ -79,6 +81,10 @@ class State(NamedTuple):
     moves: np.ndarray  # int32[MAX_CELLS + 1] move stack
     hashes: np.ndarray  # uint64[MAX_CELLS + 1] hash after each ply (hashes[ply])
     info: np.ndarray  # int64[16] scalars, see I_* slots
+    # undo stack: what make changed, restored by undo without any table look-up
+    utop: np.ndarray  # int32[MAX_CELLS + 2]: first row of ply's entries in ucells
+    ucells: np.ndarray  # int32[UNDO_ROWS, 6]: cell, p4 black, p4 white, classes, values
+    ucounts: np.ndarray  # int32[MAX_CELLS + 1, 2 * N_CLASSES + 2]: counts and value sums
 
 
 @njit(cache=True, nogil=True)
@@ -143,7 +149,9 @@ def p4_tables(rule: int, pattern_value=None, class_bonus=None) -> tuple[np.ndarr
     cls = np.zeros((2, 1 << 16), dtype=np.uint8)
     val = np.zeros((2, 1 << 16), dtype=np.int32)
     build_p4_tables(rule, pv, cb, cls, val)
-    return cls, val
+    if np.abs(val).max() > np.iinfo(np.int16).max:
+        raise ValueError("pattern values too large: a cell's value must fit in 16 bits")
+    return cls, val.astype(np.int16)
 
 
 def make_tables(rule: int, overrides: dict | None = None) -> Tables:
@@ -159,7 +167,9 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     weights = np.zeros(W_COUNT, dtype=np.int32)
     weights[W_ATTACK] = overrides.get("ATTACK", params.ATTACK)
     weights[W_DEFENCE] = overrides.get("DEFENCE", params.DEFENCE)
-    return Tables(P.pattern_table(rule), cls, val, zob, weights)
+    both = P.pattern_table(rule)
+    packed = both[0] | (both[1] << 4)  # one look-up gives both sides' patterns
+    return Tables(packed, cls, val, zob, weights)
 
 
 def new_state(width: int, height: int, rule: int) -> State:
@@ -183,6 +193,9 @@ def new_state(width: int, height: int, rule: int) -> State:
         np.zeros(MAX_CELLS + 1, dtype=np.int32),
         np.zeros(MAX_CELLS + 1, dtype=np.uint64),
         info,
+        np.zeros(MAX_CELLS + 2, dtype=np.int32),
+        np.zeros((UNDO_ROWS, 6), dtype=np.int32),
+        np.zeros((MAX_CELLS + 1, 2 * N_CLASSES + 2), dtype=np.int32),
     )
     return st
 
@@ -202,6 +215,7 @@ def rebuild(st, tb) -> None:
     st.near[:] = 0
     st.info[I_VALSUM] = 0
     st.info[I_VALSUM + 1] = 0
+    st.utop[:] = 0
     h = np.uint64(0)
     for p in range(n):
         c = st.cells[p]
@@ -241,7 +255,7 @@ def _refresh_cell(st, tb, p: int) -> None:
     for s in range(2):
         idx = 0
         for k in range(4):
-            idx |= np.int32(tb.pattern[s, st.keys[k, p]]) << (4 * k)
+            idx |= np.int32((tb.pattern[st.keys[k, p]] >> (4 * s)) & 15) << (4 * k)
         st.p4[s, p] = idx
         c = tb.p4class[s, idx]
         v = tb.p4value[s, idx]
@@ -264,24 +278,41 @@ def _forget_cell(st, p: int) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _update_line_cell(st, tb, p: int, k: int) -> None:
-    """Direction ``k``'s key of the empty cell ``p`` changed: update its pattern and class."""
-    key = st.keys[k, p]
+def _update_line_cell(st, tb, p: int, k: int, row: int) -> int:
+    """Direction ``k``'s key of the empty cell ``p`` changed: update its patterns, classes and
+    values, saving the old ones at ``row`` of the undo stack first if they change; return the
+    next free row."""
+    pat = np.int32(tb.pattern[st.keys[k, p]])
     shift = 4 * k
+    mask = ~(15 << shift)
+    idx0 = (st.p4[0, p] & mask) | ((pat & 15) << shift)
+    idx1 = (st.p4[1, p] & mask) | ((pat >> 4) << shift)
+    if idx0 == st.p4[0, p] and idx1 == st.p4[1, p]:
+        return row
+    _save_cell(st, row, p)
     for s in range(2):
-        old = st.p4[s, p]
-        idx = (old & ~(15 << shift)) | (np.int32(tb.pattern[s, key]) << shift)
-        if idx == old:
-            continue
+        idx = idx0 if s == 0 else idx1
         st.p4[s, p] = idx
-        c_old = st.cls[s, p]
         c = tb.p4class[s, idx]
-        v = tb.p4value[s, idx]
-        st.counts[s, c_old & 7] -= 1
+        v = np.int32(tb.p4value[s, idx])
+        st.counts[s, st.cls[s, p] & 7] -= 1
         st.counts[s, c & 7] += 1
         st.info[I_VALSUM + s] += v - st.val[s, p]
         st.cls[s, p] = c
         st.val[s, p] = v
+    return row + 1
+
+
+@njit(cache=True, nogil=True)
+def _save_cell(st, row: int, p: int) -> None:
+    """Push the patterns, classes and values of cell ``p`` on the undo stack at ``row``."""
+    u = st.ucells
+    u[row, 0] = p
+    u[row, 1] = st.p4[0, p]
+    u[row, 2] = st.p4[1, p]
+    u[row, 3] = np.int32(st.cls[0, p]) | (np.int32(st.cls[1, p]) << 8)
+    u[row, 4] = st.val[0, p]
+    u[row, 5] = st.val[1, p]
 
 
 @njit(cache=True, nogil=True)
@@ -289,6 +320,14 @@ def make(st, tb, pos: int) -> None:
     """Play the side to move on the empty cell ``pos``."""
     side = st.info[I_SIDE]
     stride = st.info[I_STRIDE]
+    ply = st.info[I_PLY]
+    for s in range(2):
+        for c in range(N_CLASSES):
+            st.ucounts[ply, s * N_CLASSES + c] = st.counts[s, c]
+        st.ucounts[ply, 2 * N_CLASSES + s] = st.info[I_VALSUM + s]
+    row = st.utop[ply]
+    _save_cell(st, row, pos)
+    row += 1
     _forget_cell(st, pos)
     st.cells[pos] = side
     for k in range(4):
@@ -303,11 +342,11 @@ def make(st, tb, pos: int) -> None:
                     break
                 st.keys[k, q] |= side << (2 * P.key_slot(-sign * j))
                 if c == EMPTY:
-                    _update_line_cell(st, tb, q, k)
+                    row = _update_line_cell(st, tb, q, k, row)
+    st.utop[ply + 1] = row
     for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
         for dx in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
             st.near[pos + dy * stride + dx] += 1
-    ply = st.info[I_PLY]
     st.moves[ply] = pos
     st.hashes[ply + 1] = st.hashes[ply] ^ tb.zobrist[side, pos] ^ tb.zobrist[0, 0]
     st.info[I_PLY] = ply + 1
@@ -318,9 +357,8 @@ def make(st, tb, pos: int) -> None:
 def undo(st, tb) -> int:
     """Take back the last move; return its cell.
 
-    The line loop mirrors :func:`make` on purpose: one shared loop with the colour as a
-    parameter measured 20-50% slower per make+undo (numba/LLVM keep the specialised bit
-    operations and the call-free loop only when written out)."""
+    The line keys lose the stone's bits; every pattern, class, value, count and sum comes back
+    from the undo stack that :func:`make` filled (no table look-ups)."""
     ply = st.info[I_PLY] - 1
     pos = st.moves[ply]
     side = st.cells[pos]
@@ -333,16 +371,25 @@ def undo(st, tb) -> int:
             q = pos
             for j in range(1, 6):
                 q += step
-                c = st.cells[q]
-                if c == WALL:
+                if st.cells[q] == WALL:
                     break
                 st.keys[k, q] &= ~(3 << (2 * P.key_slot(-sign * j)))
-                if c == EMPTY:
-                    _update_line_cell(st, tb, q, k)
     for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
         for dx in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
             st.near[pos + dy * stride + dx] -= 1
-    _refresh_cell(st, tb, pos)
+    u = st.ucells
+    for row in range(st.utop[ply], st.utop[ply + 1]):
+        p = u[row, 0]
+        st.p4[0, p] = u[row, 1]
+        st.p4[1, p] = u[row, 2]
+        st.cls[0, p] = u[row, 3] & 255
+        st.cls[1, p] = u[row, 3] >> 8
+        st.val[0, p] = u[row, 4]
+        st.val[1, p] = u[row, 5]
+    for s in range(2):
+        for c in range(N_CLASSES):
+            st.counts[s, c] = st.ucounts[ply, s * N_CLASSES + c]
+        st.info[I_VALSUM + s] = st.ucounts[ply, 2 * N_CLASSES + s]
     st.info[I_PLY] = ply
     st.info[I_SIDE] = side
     return pos
