@@ -347,3 +347,45 @@ def test_parse_moves():
     assert parse_moves("h8 h9 i10") == parse_moves("7,7 7,6 8,5") == expected
     assert parse_moves("h8;h9\n i10 ") == parse_moves("h8 h9 i10")
     assert parse_moves("") == []
+
+
+def _renju_board_with_one_gap() -> Board:
+    """A 7x7 Renju board filled by ``put`` except d7, where black would make an overline
+    (X X X . X X X); the rest alternates in 2x1 blocks, so nobody has five."""
+    b = Board(size=7, rule="renju")
+    for y in range(7):
+        for x in range(7):
+            if y == 0:
+                if x != 3:
+                    b.put((x, y), 1)
+                continue
+            b.put((x, y), 1 if ((x + 2 * y) // 2) % 2 == 0 else 2)
+    return b
+
+
+def test_renju_black_with_only_forbidden_cells_is_a_draw():
+    b = _renju_board_with_one_gap()
+    assert b.is_forbidden((3, 0))
+    assert b.black_is_stuck and b.is_over and b.winner == 0
+    assert b.moves() == []
+    # the same board under freestyle: black simply plays the last cell
+    free = Board(size=7, rule="freestyle")
+    for y in range(7):
+        for x in range(7):
+            if b.cells[b._pos(Move(x, y))] in (1, 2):
+                free.put((x, y), int(b.cells[b._pos(Move(x, y))]))
+    assert not free.black_is_stuck and not free.is_over
+
+
+def test_renju_black_not_stuck_while_one_cell_is_playable():
+    b = Board(size=7, rule="renju")
+    for y in range(7):
+        for x in range(7):
+            if y == 0 or (x, y) == (0, 6):
+                if y == 0 and x != 3:
+                    b.put((x, y), 1)
+                continue
+            b.put((x, y), 1 if ((x + 2 * y) // 2) % 2 == 0 else 2)
+    assert not b.is_forbidden((0, 6))
+    assert not b.black_is_stuck and not b.is_over
+    assert b.moves() == [Move(0, 6)]

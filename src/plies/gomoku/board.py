@@ -71,6 +71,8 @@ class Board:
         self._winner = 0
         self._win_line: list[Move] | None = None
         self._lost_by_forbidden = False
+        self._stuck_key: tuple[int, int] | None = None
+        self._stuck = False
 
     # --- basic facts ---------------------------------------------------------------------
     @property
@@ -146,8 +148,21 @@ class Board:
 
     @property
     def is_over(self) -> bool:
-        """Whether the game has ended (a win, or a draw on a full board)."""
-        return self._winner != 0 or self.is_full
+        """Whether the game has ended: a win, or a draw on a full board or on a Renju board
+        where black is to move and every empty cell is forbidden to it."""
+        return self._winner != 0 or self.is_full or self.black_is_stuck
+
+    @property
+    def black_is_stuck(self) -> bool:
+        """Renju: black is to move and may play none of the empty cells (all forbidden), which
+        ends the game in a draw as a full board does."""
+        if self.rule_code != rules.RENJU or self.to_move != BLACK or self._winner != 0:
+            return False
+        key = (len(self._history), int(self._hash[0]))
+        if self._stuck_key != key:
+            self._stuck_key = key
+            self._stuck = not rules.black_can_play(self.cells, self.width, self.height)
+        return self._stuck
 
     @property
     def winning_line(self) -> list[Move] | None:

@@ -333,6 +333,19 @@ def forbidden_points(cells, width: int, height: int, out) -> int:
     return n
 
 
+@njit(cache=True, nogil=True)
+def black_can_play(cells, width: int, height: int) -> bool:
+    """Whether some empty cell is not forbidden to black (Renju); stops at the first one, so
+    it costs a probe or two in any normal position."""
+    stride = width + 2 * PAD
+    for y in range(height):
+        for x in range(width):
+            p = (y + PAD) * stride + x + PAD
+            if cells[p] == EMPTY and not is_forbidden(cells, stride, p):
+                return True
+    return False
+
+
 # --- playing moves ----------------------------------------------------------------------------
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from plies.arena.game import GameSetup, Opening, Outcome
 from plies.errors import InvalidMove, InvalidOption
 from plies.gomoku.board import Board
-from plies.gomoku.rules import RENJU
 
 
 class GomokuReferee:
@@ -55,10 +54,7 @@ class GomokuReferee:
             return Outcome(b.winner - 1, "five in a row" if len(line) == 5 else "line of five")
         if b.is_full:
             return Outcome(None, "board full")
-        if b.to_move == 1 and b.rule_code == RENJU and all(b.is_forbidden(m) for m in b.moves()):
-            # at the end of a Renju game every empty cell may be forbidden for black: black has
-            # no move it may play, and the game is drawn as if the board were full (the check
-            # stops at the first playable cell, so it costs one probe in a normal position)
+        if b.black_is_stuck:
             return Outcome(None, "board full (only forbidden points left for black)")
         return None
 
