@@ -207,13 +207,21 @@ def test_unknown_search_agent_option_is_a_one_line_error() -> None:
         run_match(build_config(["plies:gomoku-alphabeta?depht=1", "plies:random"], games=2))
 
 
-def test_renju_black_with_only_forbidden_cells_left_is_a_draw(monkeypatch) -> None:
+def test_renju_black_with_only_forbidden_cells_left_is_a_draw() -> None:
     from plies.arena.game import GameSetup, Opening
     from plies.arena.referees import make_referee
 
-    referee = make_referee(GameSetup("gomoku", "renju", 15, 15), Opening(("7,7", "8,8")))
+    referee = make_referee(GameSetup("gomoku", "renju", 7, 7), Opening(()))
     assert referee.outcome() is None  # black to move, plenty of playable cells
-    monkeypatch.setattr(type(referee.board), "is_forbidden", lambda self, move: True)
+    board = referee.board
+    # fill the board except d7, where black would make an overline (X X X . X X X)
+    for y in range(7):
+        for x in range(7):
+            if y == 0:
+                if x != 3:
+                    board.put((x, y), 1)
+                continue
+            board.put((x, y), 1 if ((x + 2 * y) // 2) % 2 == 0 else 2)
     outcome = referee.outcome()
     assert outcome is not None and outcome.winner is None
     assert "forbidden" in outcome.reason
