@@ -16,6 +16,7 @@ move, mates 1 and 0 (lichess uses ``1 / (1 + exp(-0.00368208 cp))``, a scale of 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -452,30 +453,89 @@ def _to_square(san: str, before: PositionEval) -> str | None:
 # --- the whole review -------------------------------------------------------------------------
 
 
-def load_pgn(path: str | Path | None = None, text: str | None = None) -> chess.pgn.Game:
-    """The first game of a PGN file (or ``text``); a malformed record raises InvalidRecord."""
+_PGN_TAG = re.compile(r'^\[\s*[A-Za-z0-9_]+\s+"')
+_PGN_MOVE = re.compile(
+    r"(?:^|\s)(?:\d+\.(?:\.\.)?|O-O(?:-O)?[+#]?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8][+#]?"
+    r"|[a-h]x[a-h][1-8](?:=[QRBN])?[+#]?)(?=\s|[A-Za-z]|$)"
+)
+
+
+def looks_like_pgn(text: str) -> bool:
+    """True for a PGN: its first line is a tag pair (``[Event "..."]``), or its moves carry
+    move numbers (``1. e4``) or piece, capture or castling moves (``Nf3``, ``exd5``, ``O-O``).
+    A Gomoku move list (``h8 h9``, ``7,7``) never does; bare ``e4 e5`` stays Gomoku."""
+    lines = [line.strip() for line in text.lstrip("\ufeff").splitlines()]
+    lines = [line for line in lines if line and not line.startswith(("#", "%"))]
+    if not lines:
+        return False
+    if _PGN_TAG.match(lines[0]):
+        return True
+    return any(_PGN_MOVE.search(line) for line in lines)
+
+
+def _read_pgn_text(path: str | Path | None, text: str | None) -> tuple[str, str]:
     source = str(path) if path is not None else "<stdin>"
     if text is None:
         try:
             text = Path(path).read_text(encoding="utf-8", errors="replace")  # type: ignore[arg-type]
         except OSError as exc:
             raise InvalidRecord(f"cannot read the file: {exc.strerror}", source=source) from None
+    return text, source
+
+
+def _check_game(game: chess.pgn.Game, source: str, label: str) -> chess.pgn.Game:
+    """``game`` if it can be reviewed, else InvalidRecord (``label`` names it: "game 2: ")."""
+    if game.errors:
+        raise InvalidRecord(f"{label}bad PGN: {game.errors[0]}", source=source)
+    if game.board().chess960 or game.headers.get("Variant", "Standard").lower() not in (
+        "standard",
+        "chess",
+    ):
+        raise InvalidRecord(f"{label}only standard chess games can be reviewed", source=source)
+    if not any(True for _ in game.mainline_moves()):
+        raise InvalidRecord(f"{label}no moves in the PGN", source=source)
+    return game
+
+
+def load_pgn_games(
+    path: str | Path | None = None, text: str | None = None, game: int | None = None
+) -> list[chess.pgn.Game]:
+    """Every game of a PGN file (or ``text``), or only game number ``game`` (from 1). A
+    malformed game (illegal or unreadable moves, no moves, a variant) raises InvalidRecord
+    naming it; ``game`` beyond the last one raises InvalidOption."""
+    text, source = _read_pgn_text(path, text)
+    stream = io.StringIO(text)
+    games: list[chess.pgn.Game] = []
+    while True:
+        try:
+            g = chess.pgn.read_game(stream)
+        except (ValueError, IndexError) as exc:
+            raise InvalidRecord(f"game {len(games) + 1}: bad PGN: {exc}", source=source) from None
+        if g is None:
+            break
+        games.append(g)
+    if not games:
+        raise InvalidRecord("no game in the PGN", source=source)
+    if game is not None:
+        if not 1 <= game <= len(games):
+            count = f"{len(games)} game" + ("s" if len(games) > 1 else "")
+            raise InvalidOption(f"--game {game}: the PGN has {count}")
+        return [_check_game(games[game - 1], source, f"game {game}: ")]
+    if len(games) == 1:
+        return [_check_game(games[0], source, "")]
+    return [_check_game(g, source, f"game {i}: ") for i, g in enumerate(games, 1)]
+
+
+def load_pgn(path: str | Path | None = None, text: str | None = None) -> chess.pgn.Game:
+    """The first game of a PGN file (or ``text``); a malformed record raises InvalidRecord."""
+    text, source = _read_pgn_text(path, text)
     try:
         game = chess.pgn.read_game(io.StringIO(text))
     except (ValueError, IndexError) as exc:
         raise InvalidRecord(f"bad PGN: {exc}", source=source) from None
     if game is None:
         raise InvalidRecord("no game in the PGN", source=source)
-    if game.errors:
-        raise InvalidRecord(f"bad PGN: {game.errors[0]}", source=source)
-    if game.board().chess960 or game.headers.get("Variant", "Standard").lower() not in (
-        "standard",
-        "chess",
-    ):
-        raise InvalidRecord("only standard chess games can be reviewed", source=source)
-    if not any(True for _ in game.mainline_moves()):
-        raise InvalidRecord("no moves in the PGN", source=source)
-    return game
+    return _check_game(game, source, "")
 
 
 def review_game(
@@ -572,6 +632,15 @@ def _result(game: chess.pgn.Game, final: chess.Board) -> str | None:
     return {"1-0": "white", "0-1": "black", "1/2-1/2": "draw"}.get(game.headers.get("Result", "*"))
 
 
+def numbered_path(path: str, number: int, count: int) -> str:
+    """``path`` for game ``number`` of ``count``: unchanged for one game, else ``-N`` before
+    the suffix (``r.json`` -> ``r-2.json``)."""
+    if count <= 1:
+        return path
+    p = Path(path)
+    return str(p.with_name(f"{p.stem}-{number}{p.suffix}"))
+
+
 def review_file(
     path: str,
     *,
@@ -586,9 +655,14 @@ def review_file(
     use_cache: bool = True,
     notable_only: bool = False,
     console=None,
-) -> Review:
-    """``plies analyze game.pgn``: read the first game, review it with a progress bar, print
-    the table and summary, write the JSON and HTML reports."""
+    game: int | None = None,
+    text: str | None = None,
+) -> list[Review]:
+    """``plies analyze game.pgn``: review every game of the file (or only number ``game``,
+    from 1), each with a progress bar, its table and summary, and its JSON and HTML reports
+    (with several games, ``r.json`` becomes ``r-1.json``, ``r-2.json``, ...). ``path`` ``-``
+    reads ``text`` (or stdin). Every game is checked before any is reviewed; Ctrl-C keeps
+    the partial review of the game under way and stops."""
     import sys
 
     from rich.console import Console
@@ -601,33 +675,44 @@ def review_file(
 
     console = console or Console()
     if path == "-":
-        game = load_pgn(text=sys.stdin.read())
+        games = load_pgn_games(text=sys.stdin.read() if text is None else text, game=game)
     else:
-        game = load_pgn(path)
+        games = load_pgn_games(path, game=game)
     if movetime is None and depth is None and nodes is None:
         movetime = 0.5
     budget = Budget(movetime=movetime, depth=depth, nodes=nodes, threads=threads)
     cache = ReviewCache() if use_cache else None
+    count = len(games)
+    first = game or 1
+    reviews: list[Review] = []
     try:
-        with ReviewProgress(console) as progress:
-            review = review_game(
-                game,
-                budget,
-                lang=lang,
-                workers=workers or default_workers(),
-                cache=cache,
-                source=None if path == "-" else Path(path).name,
-                on_progress=progress,
-            )
+        for k, g in enumerate(games):
+            number = first + k
+            if count > 1:
+                white, black = g.headers.get("White", "?"), g.headers.get("Black", "?")
+                console.rule(f"Game {number} of {count}: {white} - {black}")
+            with ReviewProgress(console) as progress:
+                review = review_game(
+                    g,
+                    budget,
+                    lang=lang,
+                    workers=workers or default_workers(),
+                    cache=cache,
+                    source=None if path == "-" else Path(path).name,
+                    on_progress=progress,
+                )
+            reviews.append(review)
+            print_review(review, console, notable_only=notable_only)
+            if json_out:
+                write_json(review, numbered_path(json_out, number, count))
+            if html_out:
+                write_html(review, numbered_path(html_out, number, count))
+            if not review.complete:
+                break
     finally:
         if cache is not None:
             cache.close()
-    print_review(review, console, notable_only=notable_only)
-    if json_out:
-        write_json(review, json_out)
-    if html_out:
-        write_html(review, html_out)
-    return review
+    return reviews
 
 
 def check_options(rule: str | None, size: str | None, book: str | None) -> None:
