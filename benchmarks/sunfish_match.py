@@ -4,7 +4,8 @@
                                        [--overhead-ms 30] [--hash 64] [--json OUT] [--out DIR]
 
 plies runs as ``python -m plies.chess.uci`` with this checkout's ``src`` first on PYTHONPATH;
-Sunfish (``pip install sunfish``, the ``bench`` extra) as its ``sunfish-uci`` console script.
+Sunfish (``pip install --no-deps sunfish``: it pins chess==1.9.4, which plies cannot use, and
+its UCI engine does not need chess) as its ``sunfish-uci`` console script.
 Both get the same clock. Each opening of ``benchmarks/data/chess/openings.pgn`` (24 balanced
 lines of 8-10 plies) is played twice, colours swapped; one game at a time. Both engines keep
 the same move overhead (plies' ``Move Overhead``, Sunfish's ``TM_OVERHEAD_MS``, default
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shlex
 import shutil
@@ -42,7 +44,7 @@ def sunfish_command() -> str:
     here = Path(sys.executable).parent / "sunfish-uci"
     found = str(here) if here.exists() else shutil.which("sunfish-uci")
     if not found:
-        sys.exit("sunfish-uci not found: pip install sunfish (the 'bench' extra)")
+        sys.exit("sunfish-uci not found: pip install --no-deps sunfish")
     return found
 
 
@@ -75,6 +77,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=48)
     ap.add_argument("--tc", default="10+0.1", help="clock for both, e.g. 10+0.1")
+    ap.add_argument("--plies-tc", default=None, help="a different clock for plies only (time odds)")
     ap.add_argument("--openings", default=str(OPENINGS))
     ap.add_argument("--overhead-ms", type=int, default=30, help="both engines' move overhead")
     ap.add_argument("--hash", type=int, default=64, help="plies' Hash (MB)")
@@ -87,7 +90,8 @@ def main() -> int:
     plies_cmd = shlex.quote(f"{sys.executable} -m plies.chess.uci")
     engines = [
         f"cmd={plies_cmd} proto=uci name=plies option.Hash={args.hash} "
-        + shlex.quote(f"option.Move Overhead={args.overhead_ms}"),
+        + shlex.quote(f"option.Move Overhead={args.overhead_ms}")
+        + (f" tc={args.plies_tc}" if args.plies_tc else ""),
         f"cmd={shlex.quote(sunfish_command())} proto=uci name=sunfish",
     ]
     config = build_config(
@@ -126,6 +130,7 @@ def main() -> int:
     names = [spec.name for spec in config.engines]
     out = {
         "tc": args.tc,
+        "plies_tc": args.plies_tc or args.tc,
         "overhead_ms": args.overhead_ms,
         "openings": Path(args.openings).name,
         "games": s.get("games"),
@@ -139,6 +144,7 @@ def main() -> int:
         "penta_elo_error": s.get("penta_elo_error"),
         "pentanomial": s.get("pentanomial"),
         "los": s.get("los"),
+        "score_95_range": wilson(s.get("wins") or 0, s.get("draws") or 0, s.get("games") or 0),
         "failures": failures,
         "reasons": _count(r.outcome.reason for r in report.results),
         "per_engine": move_stats(report.results, names),
@@ -148,6 +154,22 @@ def main() -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2))
     return 0
+
+
+def wilson(wins: int, draws: int, games: int) -> list | None:
+    """The 95% Wilson interval of the score (draws as half points) and its Elo range: finite
+    where the Elo estimate is not (a 100% or 0% score)."""
+    if not games:
+        return None
+    z, p = 1.96, (wins + draws / 2) / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    low, high = max(centre - half, 1e-9), min(centre + half, 1 - 1e-9)
+
+    def elo(x: float) -> float:
+        return round(-400 * math.log10(1 / x - 1), 1)
+
+    return [round(low, 4), round(high, 4), elo(low), elo(high)]
 
 
 def _count(items) -> dict[str, int]:
