@@ -3,7 +3,10 @@ and in two, an allowed mate, an only move, best moves), both languages, the JSON
 HTML report and the CLI. Small fixed node budgets (one thread): deterministic."""
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import chess
@@ -225,7 +228,7 @@ TWO_GAMES = (
 def test_looks_like_pgn():
     for text in (
         '[Event "x"]\n\n1. e4 e5 *',
-        "\ufeff\n[Site \"?\"]",
+        '\ufeff\n[Site "?"]',
         "1. e4 e5 2. Nf3 *",
         "e4 e5 Nf3 Nc6",
         "d4 d5 c4 dxc4",
@@ -253,7 +256,7 @@ def test_load_pgn_games():
     assert second.headers["White"] == "Carol"
     with pytest.raises(InvalidOption, match="--game 3: the PGN has 2 games"):
         load_pgn_games(text=TWO_GAMES, game=3)
-    bad = TWO_GAMES + "\n[Event \"Three\"]\n\n1. e4 e5 2. Ke3 *\n"
+    bad = TWO_GAMES + '\n[Event "Three"]\n\n1. e4 e5 2. Ke3 *\n'
     with pytest.raises(InvalidRecord, match="game 3: bad PGN: illegal san"):
         load_pgn_games(text=bad)
     assert len(load_pgn_games(text=bad, game=1)) == 1  # only the chosen game is checked
@@ -315,3 +318,19 @@ def test_cli_multi_game_errors(tmp_path, capsys):
         assert exc.value.code == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and err.count("\n") == 1 and message in err, err
+
+
+def test_cli_bad_pgn_in_a_fresh_process(tmp_path):
+    """The real command: one line on stderr (python-chess logs nothing), exit status 2."""
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    bad = TWO_GAMES + '\n[Event "Three"]\n\n1. e4 e5 2. Ke3 *\n'
+    proc = subprocess.run(
+        [sys.executable, "-m", "plies.cli", "analyze", "-"],
+        input=bad, capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        "error: <stdin>: game 3: bad PGN: illegal san: 'Ke3' in "
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    ]

@@ -473,6 +473,14 @@ def looks_like_pgn(text: str) -> bool:
     return any(_PGN_MOVE.search(line) for line in lines)
 
 
+class _QuietGameBuilder(chess.pgn.GameBuilder):
+    """Keeps a game's errors in ``game.errors`` without logging them (the CLI reports the
+    first one in its one-line error)."""
+
+    def handle_error(self, error: Exception) -> None:
+        self.game.errors.append(error)
+
+
 def _read_pgn_text(path: str | Path | None, text: str | None) -> tuple[str, str]:
     source = str(path) if path is not None else "<stdin>"
     if text is None:
@@ -508,7 +516,7 @@ def load_pgn_games(
     games: list[chess.pgn.Game] = []
     while True:
         try:
-            g = chess.pgn.read_game(stream)
+            g = chess.pgn.read_game(stream, Visitor=_QuietGameBuilder)
         except (ValueError, IndexError) as exc:
             raise InvalidRecord(f"game {len(games) + 1}: bad PGN: {exc}", source=source) from None
         if g is None:
@@ -530,7 +538,7 @@ def load_pgn(path: str | Path | None = None, text: str | None = None) -> chess.p
     """The first game of a PGN file (or ``text``); a malformed record raises InvalidRecord."""
     text, source = _read_pgn_text(path, text)
     try:
-        game = chess.pgn.read_game(io.StringIO(text))
+        game = chess.pgn.read_game(io.StringIO(text), Visitor=_QuietGameBuilder)
     except (ValueError, IndexError) as exc:
         raise InvalidRecord(f"bad PGN: {exc}", source=source) from None
     if game is None:
