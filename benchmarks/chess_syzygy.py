@@ -111,12 +111,23 @@ def main() -> int:
     ap.add_argument("--nodes", type=int, default=20000, help="plies' nodes per move")
     ap.add_argument("--games", nargs="*", default=[], help="PGN files to count endings in")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--parts", default="123", help="which of the three measurements to run")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     tb = chess.syzygy.open_tablebase(str(TABLES))
     endings = {"KQvK": chess.QUEEN, "KRvK": chess.ROOK}
     sets = {name: random_positions(p, args.positions, rng) for name, p in endings.items()}
     engine = Engine(hash_mb=16)
+    if "1" in args.parts:
+        probe_costs(tb, engine, sets)
+    if "2" in args.parts:
+        conversions(tb, engine, sets, args)
+    if args.games and "3" in args.parts:
+        count_positions(args.games)
+    return 0
+
+
+def probe_costs(tb, engine: Engine, sets: dict) -> None:
     print("1. probe cost (CPU microseconds, median of 5 passes)")
     start_us = node_cost(engine, [chess.Board()], 200_000)
     print(f"   engine, start position, 200k nodes: {start_us:.2f} us/node")
@@ -127,6 +138,9 @@ def main() -> int:
         print(f"   {name}: probe_wdl {wdl:.1f} us, probe_dtz {dtz:.1f} us, "
               f"engine {node:.2f} us/node in {name} (20 positions x 5k nodes): "
               f"one WDL probe = {wdl / start_us:.0f} start-position nodes")  # fmt: skip
+
+
+def conversions(tb, engine: Engine, sets: dict, args) -> None:
     print(f"2. conversion of won positions, plies at {args.nodes} nodes/move vs the tables")
     with_tb = Engine(hash_mb=16, syzygy_path=str(TABLES))
     for name, boards in sets.items():
@@ -142,29 +156,30 @@ def main() -> int:
             print(f"   {name} {label:12s}: {len(mates)}/{len(won)} mated, median "
                   f"{statistics.median(mates) if mates else '-'} plies (DTZ median "
                   f"{statistics.median(optimal)}), failures {fails or 0}")  # fmt: skip
-    if args.games:
-        print("3. positions in the games with few pieces")
-        games = positions = three = four = 0
-        reached3 = reached4 = 0
-        for path in args.games:
-            with open(path, encoding="utf-8") as f:
-                while (game := chess.pgn.read_game(f)) is not None:
-                    games += 1
-                    board = game.board()
-                    seen3 = seen4 = False
-                    for move in game.mainline_moves():
-                        board.push(move)
-                        positions += 1
-                        n = chess.popcount(board.occupied)
-                        three += n <= 3
-                        four += n <= 4
-                        seen3 |= n <= 3
-                        seen4 |= n <= 4
-                    reached3 += seen3
-                    reached4 += seen4
-        print(f"   {games} games, {positions} positions: {three} with <= 3 pieces "
-              f"({reached3} games), {four} with <= 4 pieces ({reached4} games)")  # fmt: skip
-    return 0
+
+
+def count_positions(paths: list[str]) -> None:
+    print("3. positions in the games with few pieces")
+    games = positions = three = four = 0
+    reached3 = reached4 = 0
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            while (game := chess.pgn.read_game(f)) is not None:
+                games += 1
+                board = game.board()
+                seen3 = seen4 = False
+                for move in game.mainline_moves():
+                    board.push(move)
+                    positions += 1
+                    n = chess.popcount(board.occupied)
+                    three += n <= 3
+                    four += n <= 4
+                    seen3 |= n <= 3
+                    seen4 |= n <= 4
+                reached3 += seen3
+                reached4 += seen4
+    print(f"   {games} games, {positions} positions: {three} with <= 3 pieces "
+          f"({reached3} games), {four} with <= 4 pieces ({reached4} games)")  # fmt: skip
 
 
 if __name__ == "__main__":
