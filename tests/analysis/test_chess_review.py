@@ -19,6 +19,7 @@ from plies.analysis.chess import (
     looks_like_pgn,
     mates_in_one,
     review_game,
+    review_games,
     threat_if_passing,
     winning_captures,
 )
@@ -264,6 +265,16 @@ def test_load_pgn_games():
         load_pgn_games(text=GAMES["queen"] + '\n\n[Event "empty"]\n\n*\n')
     with pytest.raises(InvalidRecord, match="no game"):
         load_pgn_games(text="")
+
+
+def test_review_games_is_review_game_per_game(reviews):
+    # one analysis pass over both games (each position searched from a cleared table)
+    both = review_games(load_pgn_games(text=TWO_GAMES), BUDGET)
+    for review, name in zip(both, ("scholar", "queen"), strict=True):
+        alone = reviews[name]
+        assert review.complete
+        assert [m.to_dict() for m in review.moves] == [m.to_dict() for m in alone.moves]
+    assert both[0].game["players"] == {"white": "Alice", "black": "Bob"}
 
 
 def test_cli_analyze_all_games_and_stdin(tmp_path, monkeypatch):

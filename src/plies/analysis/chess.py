@@ -546,6 +546,37 @@ def load_pgn(path: str | Path | None = None, text: str | None = None) -> chess.p
     return _check_game(game, source, "")
 
 
+@dataclass
+class _GamePlan:
+    """A game's positions to analyse (``jobs``) and its moves in SAN and UCI."""
+
+    game: chess.pgn.Game
+    jobs: list[tuple[str | None, ChessJob]]
+    sans: list[str]
+    ucis: list[str]
+    fens: list[str]
+    final: chess.Board
+
+
+def _plan(game: chess.pgn.Game, budget: Budget) -> _GamePlan:
+    start = game.board()
+    start_fen = start.fen()
+    moves = list(game.mainline_moves())
+    board = start.copy()
+    jobs: list[tuple[str | None, ChessJob]] = []
+    sans: list[str] = []
+    ucis: list[str] = []
+    fens = [start_fen]
+    for i in range(len(moves) + 1):
+        jobs.append((cache_key(board, budget), ChessJob(start_fen, tuple(ucis))))
+        if i < len(moves):
+            sans.append(board.san(moves[i]))
+            ucis.append(moves[i].uci())
+            board.push(moves[i])
+            fens.append(board.fen())
+    return _GamePlan(game, jobs, sans, ucis, fens, board)
+
+
 def review_game(
     game: chess.pgn.Game,
     budget: Budget,
@@ -561,20 +592,29 @@ def review_game(
     """Review a chess game (a ``chess.pgn.Game``): analyse every position (on ``workers``
     processes, through ``cache``), judge every move, summarise. Ctrl-C returns the moves
     finished so far (``complete=False``)."""
-    t = translator(lang)
-    start = game.board()
-    start_fen = start.fen()
-    moves = list(game.mainline_moves())
-    board = start.copy()
-    jobs: list[tuple[str | None, ChessJob]] = []
-    sans, ucis, fens = [], [], [start_fen]
-    for i in range(len(moves) + 1):
-        jobs.append((cache_key(board, budget), ChessJob(start_fen, tuple(ucis))))
-        if i < len(moves):
-            sans.append(board.san(moves[i]))
-            ucis.append(moves[i].uci())
-            board.push(moves[i])
-            fens.append(board.fen())
+    return review_games(
+        [game], budget, lang=lang, workers=workers, cache=cache, thresholds=thresholds,
+        hash_mb=hash_mb, source=source, on_progress=on_progress,
+    )[0]  # fmt: skip
+
+
+def review_games(
+    games: Sequence[chess.pgn.Game],
+    budget: Budget,
+    *,
+    lang: str = "en",
+    workers: int = 1,
+    cache: Any = None,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    hash_mb: float = 16,
+    source: str | None = None,
+    on_progress: Callable[[int, int, bool], None] | None = None,
+) -> list[Review]:
+    """Review several games with one analysis pass over all their positions (one pool of
+    ``workers`` processes, each building its engine once); one :class:`Review` per game. After
+    Ctrl-C, the games whose positions were all analysed are complete, the others partial."""
+    plans = [_plan(g, budget) for g in games]
+    jobs = [job for plan in plans for job in plan.jobs]
     count = [0]
 
     def progress(_i: int, _value: dict, cached: bool) -> None:
@@ -582,17 +622,41 @@ def review_game(
         if on_progress:
             on_progress(count[0], len(jobs), cached)
 
-    raw, complete = analyse_positions(
+    raw, _ = analyse_positions(
         jobs, ChessAnalyserFactory(budget, hash_mb), workers=workers, cache=cache,
         on_result=progress,
     )  # fmt: skip
-    evals = {i: PositionEval.from_dict(v) for i, v in raw.items()}
+    out = []
+    offset = 0
+    for plan in plans:
+        n = len(plan.jobs)
+        evals = {
+            i - offset: PositionEval.from_dict(v)
+            for i, v in raw.items()
+            if offset <= i < offset + n
+        }
+        offset += n
+        out.append(_judge(plan, evals, budget, lang, workers, thresholds, source))
+    return out
+
+
+def _judge(
+    plan: _GamePlan,
+    evals: dict[int, PositionEval],
+    budget: Budget,
+    lang: str,
+    workers: int,
+    thresholds: Thresholds,
+    source: str | None,
+) -> Review:
+    t = translator(lang)
+    game, sans = plan.game, plan.sans
     reviews = []
     for i, san in enumerate(sans):
         if i not in evals or i + 1 not in evals:
             continue
         reviews.append(judge_move(i + 1, san, evals[i], evals[i + 1], t=t, thresholds=thresholds))
-    result = _result(game, board)
+    result = _result(game, plan.final)
     opening = game.headers.get("Opening") or None
     if opening and game.headers.get("ECO"):
         opening = f"{game.headers['ECO']} {opening}"
@@ -611,9 +675,9 @@ def review_game(
         "players": {"white": name("White"), "black": name("Black")},
         "result": result,
         "moves": sans,
-        "moves_uci": ucis,
-        "fens": fens,
-        "start_fen": start_fen,
+        "moves_uci": plan.ucis,
+        "fens": plan.fens,
+        "start_fen": plan.fens[0],
         "opening": opening,
         "source": source,
         "event": name("Event"),
@@ -630,6 +694,7 @@ def review_game(
         "analysis_version": ANALYSIS_VERSION,
         "win_probability": "1 / (1 + exp(-cp / 250))",
     }
+    complete = len(evals) == len(plan.jobs)
     return Review(data, settings, reviews, summary, complete=complete, language=lang)
 
 
@@ -667,10 +732,11 @@ def review_file(
     text: str | None = None,
 ) -> list[Review]:
     """``plies analyze game.pgn``: review every game of the file (or only number ``game``,
-    from 1), each with a progress bar, its table and summary, and its JSON and HTML reports
-    (with several games, ``r.json`` becomes ``r-1.json``, ``r-2.json``, ...). ``path`` ``-``
-    reads ``text`` (or stdin). Every game is checked before any is reviewed; Ctrl-C keeps
-    the partial review of the game under way and stops."""
+    from 1) in one analysis pass (one progress bar), then print each game's table and
+    summary and write its JSON and HTML reports (with several games, ``r.json`` becomes
+    ``r-1.json``, ``r-2.json``, ...). ``path`` ``-`` reads ``text`` (or stdin). Every game is
+    checked before any is analysed; after Ctrl-C the finished games and the partial one are
+    reported."""
     import sys
 
     from rich.console import Console
@@ -692,35 +758,35 @@ def review_file(
     cache = ReviewCache() if use_cache else None
     count = len(games)
     first = game or 1
-    reviews: list[Review] = []
     try:
-        for k, g in enumerate(games):
-            number = first + k
-            if count > 1:
-                white, black = g.headers.get("White", "?"), g.headers.get("Black", "?")
-                console.rule(f"Game {number} of {count}: {white} - {black}")
-            with ReviewProgress(console) as progress:
-                review = review_game(
-                    g,
-                    budget,
-                    lang=lang,
-                    workers=workers or default_workers(),
-                    cache=cache,
-                    source=None if path == "-" else Path(path).name,
-                    on_progress=progress,
-                )
-            reviews.append(review)
-            print_review(review, console, notable_only=notable_only)
-            if json_out:
-                write_json(review, numbered_path(json_out, number, count))
-            if html_out:
-                write_html(review, numbered_path(html_out, number, count))
-            if not review.complete:
-                break
+        with ReviewProgress(console) as progress:
+            reviews = review_games(
+                games,
+                budget,
+                lang=lang,
+                workers=workers or default_workers(),
+                cache=cache,
+                source=None if path == "-" else Path(path).name,
+                on_progress=progress,
+            )
     finally:
         if cache is not None:
             cache.close()
-    return reviews
+    done: list[Review] = []
+    for k, (g, review) in enumerate(zip(games, reviews, strict=True)):
+        number = first + k
+        if count > 1:
+            white, black = g.headers.get("White", "?"), g.headers.get("Black", "?")
+            console.rule(f"Game {number} of {count}: {white} - {black}")
+        print_review(review, console, notable_only=notable_only)
+        if json_out:
+            write_json(review, numbered_path(json_out, number, count))
+        if html_out:
+            write_html(review, numbered_path(html_out, number, count))
+        done.append(review)
+        if not review.complete:
+            break  # interrupted: the games after it were not analysed
+    return done
 
 
 def check_options(rule: str | None, size: str | None, book: str | None) -> None:
