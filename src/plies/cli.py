@@ -7,13 +7,14 @@ Bad input (any :class:`plies.errors.PliesError`) is handled once, in :func:`main
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.text import Text
 
 from plies import __version__
-from plies.errors import PliesError
+from plies.errors import InvalidOption, PliesError
 from plies.gomoku.board import Board
 from plies.gomoku.records import FORMATS, GameRecord, example_record, load_record
 from plies.gomoku.rules import RULE_NAMES
@@ -589,11 +590,39 @@ def tournament(fmt, **kw) -> None:
 @click.option("--book", metavar="FILE", help="An opening book: one line of moves per line.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the analysis cache.")
 @click.option("--all-moves/--notable", default=True, help="Table of all moves or notable ones.")
+@click.option(
+    "--game",
+    "game_number",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="PGN: review only game N (from 1). Default: every game of the file, the reports "
+    "of game N going to OUT-N.json / OUT-N.html when there are several.",
+)
 def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, json_out,
-            html_out, book, no_cache, all_moves) -> None:  # fmt: skip
-    """Review a game: every move judged, mistakes and missed wins explained (FILE or - for
-    stdin: .psq, .sgf or a move list; .pgn: a chess game)."""
-    if file.lower().endswith(".pgn"):
+            html_out, book, no_cache, all_moves, game_number) -> None:  # fmt: skip
+    """Review a game: every move judged, mistakes and missed wins explained. FILE is .psq,
+    .sgf or a move list (Gomoku), or .pgn (chess: every game of the file, or --game N);
+    - reads stdin, a PGN when it starts with a tag pair or has move numbers or SAN moves
+    (Nf3, exd5, O-O), else a Gomoku record. A file of another extension holding a PGN is
+    reviewed as chess too."""
+    import io
+
+    from plies.analysis.chess import looks_like_pgn
+
+    text = None
+    if file == "-":
+        text = sys.stdin.read()
+        is_chess = looks_like_pgn(text)
+    elif file.lower().endswith(".pgn"):
+        is_chess = True
+    elif file.lower().endswith((".psq", ".sgf")):
+        is_chess = False
+    else:
+        try:
+            is_chess = looks_like_pgn(Path(file).read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            is_chess = False  # the Gomoku reader reports the file
+    if is_chess:
         from plies.analysis import chess as chess_review
 
         chess_review.check_options(rule, size, book)
@@ -601,15 +630,24 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
             file, movetime=movetime, depth=depth, nodes=nodes, threads=threads,
             workers=workers, lang=lang, json_out=json_out, html_out=html_out,
             use_cache=not no_cache, notable_only=not all_moves, console=_console(),
+            game=game_number, text=text,
         )  # fmt: skip
         return
+    if game_number is not None:
+        raise InvalidOption("--game applies to PGN (chess) files only")
     from plies.analysis.gomoku import review_file
 
-    review_file(
-        file, rule=rule, size=size, movetime=movetime, depth=depth, nodes=nodes,
-        threads=threads, workers=workers, lang=lang, json_out=json_out, html_out=html_out,
-        book=book, use_cache=not no_cache, notable_only=not all_moves, console=_console(),
-    )  # fmt: skip
+    saved = sys.stdin
+    if text is not None:
+        sys.stdin = io.StringIO(text)  # the Gomoku reader reads "-" from stdin
+    try:
+        review_file(
+            file, rule=rule, size=size, movetime=movetime, depth=depth, nodes=nodes,
+            threads=threads, workers=workers, lang=lang, json_out=json_out, html_out=html_out,
+            book=book, use_cache=not no_cache, notable_only=not all_moves, console=_console(),
+        )  # fmt: skip
+    finally:
+        sys.stdin = saved
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -3,7 +3,10 @@ and in two, an allowed mate, an only move, best moves), both languages, the JSON
 HTML report and the CLI. Small fixed node budgets (one thread): deterministic."""
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import chess
@@ -12,15 +15,18 @@ from click.testing import CliRunner
 
 from plies.analysis.chess import (
     load_pgn,
+    load_pgn_games,
+    looks_like_pgn,
     mates_in_one,
     review_game,
+    review_games,
     threat_if_passing,
     winning_captures,
 )
 from plies.analysis.report.html import render_html
 from plies.analysis.review import Budget
 from plies.cli import cli, main
-from plies.errors import InvalidRecord
+from plies.errors import InvalidOption, InvalidRecord
 
 SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "review-schema.json"
 BUDGET = Budget(nodes=3000)
@@ -212,3 +218,130 @@ def test_cli_analyze_pgn(tmp_path, monkeypatch):
         json.loads((tmp_path / "r.json").read_text())["moves"][6]["loss"]
         == (data["moves"][6]["loss"])
     )
+
+
+TWO_GAMES = (
+    '[Event "One"]\n[White "Alice"]\n[Black "Bob"]\n\n' + GAMES["scholar"] + "\n\n"
+    '[Event "Two"]\n[White "Carol"]\n[Black "Dan"]\n\n' + GAMES["queen"] + "\n"
+)
+
+
+def test_looks_like_pgn():
+    for text in (
+        '[Event "x"]\n\n1. e4 e5 *',
+        '\ufeff\n[Site "?"]',
+        "1. e4 e5 2. Nf3 *",
+        "e4 e5 Nf3 Nc6",
+        "d4 d5 c4 dxc4",
+        "e4 e5 O-O",
+        GAMES["queen"],
+    ):
+        assert looks_like_pgn(text), text
+    for text in (
+        "h8 h9 i10 g8",
+        "7,7 7,6 (8,8)",
+        "# rule: renju\n# black: Alice\nh8 i9 j10",
+        "e5 k11 f5 m9 g5 c12 a15",
+        "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\n",
+        "(;GM[4]SZ[15];B[hh];W[hi])",
+        "e4 e5",  # bare pawn moves: a Gomoku list
+        "",
+    ):
+        assert not looks_like_pgn(text), text
+
+
+def test_load_pgn_games():
+    games = load_pgn_games(text=TWO_GAMES)
+    assert [g.headers["Event"] for g in games] == ["One", "Two"]
+    (second,) = load_pgn_games(text=TWO_GAMES, game=2)
+    assert second.headers["White"] == "Carol"
+    with pytest.raises(InvalidOption, match="--game 3: the PGN has 2 games"):
+        load_pgn_games(text=TWO_GAMES, game=3)
+    bad = TWO_GAMES + '\n[Event "Three"]\n\n1. e4 e5 2. Ke3 *\n'
+    with pytest.raises(InvalidRecord, match="game 3: bad PGN: illegal san"):
+        load_pgn_games(text=bad)
+    assert len(load_pgn_games(text=bad, game=1)) == 1  # only the chosen game is checked
+    with pytest.raises(InvalidRecord, match="game 2: no moves"):
+        load_pgn_games(text=GAMES["queen"] + '\n\n[Event "empty"]\n\n*\n')
+    with pytest.raises(InvalidRecord, match="no game"):
+        load_pgn_games(text="")
+
+
+def test_review_games_is_review_game_per_game(reviews):
+    # one analysis pass over both games (each position searched from a cleared table)
+    both = review_games(load_pgn_games(text=TWO_GAMES), BUDGET)
+    for review, name in zip(both, ("scholar", "queen"), strict=True):
+        alone = reviews[name]
+        assert review.complete
+        assert [m.to_dict() for m in review.moves] == [m.to_dict() for m in alone.moves]
+    assert both[0].game["players"] == {"white": "Alice", "black": "Bob"}
+
+
+def test_cli_analyze_all_games_and_stdin(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLIES_CACHE_DIR", str(tmp_path / "cache"))
+    games = tmp_path / "games.pgn"
+    games.write_text(TWO_GAMES)
+    out = tmp_path / "r.json"
+    base = ["--nodes", "3000", "--workers", "1", "--json", str(out)]
+    result = CliRunner().invoke(cli, ["analyze", str(games), *base])
+    assert result.exit_code == 0, result.output
+    assert "Game 1 of 2: Alice - Bob" in result.output
+    assert "Game 2 of 2: Carol - Dan" in result.output
+    assert not out.exists()
+    first = json.loads((tmp_path / "r-1.json").read_text())
+    second = json.loads((tmp_path / "r-2.json").read_text())
+    assert first["game"]["players"] == {"white": "Alice", "black": "Bob"}
+    assert second["moves"][2]["move"] == "Qg4" and second["moves"][2]["classification"] == (
+        "blunder"
+    )
+    # stdin: a PGN is recognised; --game picks one game, its report under the plain name
+    result = CliRunner().invoke(cli, ["analyze", "-", "--game", "2", *base], input=TWO_GAMES)
+    assert result.exit_code == 0, result.output
+    assert "Game 1" not in result.output
+    assert json.loads(out.read_text())["moves"] == second["moves"]
+    # movetext only, no tags, on stdin
+    result = CliRunner().invoke(cli, ["analyze", "-", *base], input=GAMES["scholar"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["game"]["game"] == "chess"
+    # a PGN in a file of another extension is chess too
+    (tmp_path / "game.txt").write_text(GAMES["queen"])
+    result = CliRunner().invoke(cli, ["analyze", str(tmp_path / "game.txt"), *base])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["moves"][2]["move"] == "Qg4"
+    # a Gomoku move list on stdin still goes to the Gomoku review
+    result = CliRunner().invoke(cli, ["analyze", "-", *base], input="e5 k11 f5 m9 g5 c12 a15\n")
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["game"]["game"] == "gomoku"
+
+
+def test_cli_multi_game_errors(tmp_path, capsys):
+    games = tmp_path / "games.pgn"
+    games.write_text(TWO_GAMES + '\n[Event "Three"]\n\n1. e4 e5 2. Ke3 *\n')
+    gomoku = tmp_path / "g.txt"
+    gomoku.write_text("h8 h9 i10\n")
+    for args, message in (
+        (["analyze", str(games)], "game 3: bad PGN"),
+        (["analyze", str(games), "--game", "4"], "--game 4: the PGN has 3 games"),
+        (["analyze", str(gomoku), "--game", "1"], "--game applies to PGN"),
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(args)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and err.count("\n") == 1 and message in err, err
+
+
+def test_cli_bad_pgn_in_a_fresh_process(tmp_path):
+    """The real command: one line on stderr (python-chess logs nothing), exit status 2."""
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    bad = TWO_GAMES + '\n[Event "Three"]\n\n1. e4 e5 2. Ke3 *\n'
+    proc = subprocess.run(
+        [sys.executable, "-m", "plies.cli", "analyze", "-"],
+        input=bad, capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        "error: <stdin>: game 3: bad PGN: illegal san: 'Ke3' in "
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    ]

@@ -199,6 +199,14 @@ def test_time_allocation_and_scores() -> None:
     assert win_probability(0) == 0.5 and win_probability(S.MATE - 1) == 1.0
 
 
+def test_one_legal_move_on_a_clock_is_searched_to_a_meaningful_depth() -> None:
+    # Sunfish match: Qxe1 is forced; depth 1 said -231, depth 6 and 8 say +71
+    board = chess.Board("r1bq2k1/1p1p1ppp/1p6/1P4B1/n2P4/8/P4PPP/RN1Qr1K1 w - - 0 17")
+    e = Engine(hash_mb=8)
+    r = e.search(board, time_left=60.0, increment=1.0)  # soft limit ~2.75 s: not used up
+    assert r.move == chess.Move.from_uci("d1e1") and r.depth == 6 and r.score > 0
+
+
 def test_draws_are_scored_zero(engine: Engine) -> None:
     # bare kings plus a knight: no legal mating material
     r = engine.search(chess.Board("8/8/4k3/8/8/3NK3/8/8 w - - 0 1"), depth=6)

@@ -16,6 +16,7 @@ move, mates 1 and 0 (lichess uses ``1 / (1 + exp(-0.00368208 cp))``, a scale of 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -452,30 +453,128 @@ def _to_square(san: str, before: PositionEval) -> str | None:
 # --- the whole review -------------------------------------------------------------------------
 
 
-def load_pgn(path: str | Path | None = None, text: str | None = None) -> chess.pgn.Game:
-    """The first game of a PGN file (or ``text``); a malformed record raises InvalidRecord."""
+_PGN_TAG = re.compile(r'^\[\s*[A-Za-z0-9_]+\s+"')
+_PGN_MOVE = re.compile(
+    r"(?:^|\s)(?:\d+\.(?:\.\.)?|O-O(?:-O)?[+#]?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8][+#]?"
+    r"|[a-h]x[a-h][1-8](?:=[QRBN])?[+#]?)(?=\s|[A-Za-z]|$)"
+)
+
+
+def looks_like_pgn(text: str) -> bool:
+    """True for a PGN: its first line is a tag pair (``[Event "..."]``), or its moves carry
+    move numbers (``1. e4``) or piece, capture or castling moves (``Nf3``, ``exd5``, ``O-O``).
+    A Gomoku move list (``h8 h9``, ``7,7``) never does; bare ``e4 e5`` stays Gomoku."""
+    lines = [line.strip() for line in text.lstrip("\ufeff").splitlines()]
+    lines = [line for line in lines if line and not line.startswith(("#", "%"))]
+    if not lines:
+        return False
+    if _PGN_TAG.match(lines[0]):
+        return True
+    return any(_PGN_MOVE.search(line) for line in lines)
+
+
+class _QuietGameBuilder(chess.pgn.GameBuilder):
+    """Keeps a game's errors in ``game.errors`` without logging them (the CLI reports the
+    first one in its one-line error)."""
+
+    def handle_error(self, error: Exception) -> None:
+        self.game.errors.append(error)
+
+
+def _read_pgn_text(path: str | Path | None, text: str | None) -> tuple[str, str]:
     source = str(path) if path is not None else "<stdin>"
     if text is None:
         try:
             text = Path(path).read_text(encoding="utf-8", errors="replace")  # type: ignore[arg-type]
         except OSError as exc:
             raise InvalidRecord(f"cannot read the file: {exc.strerror}", source=source) from None
-    try:
-        game = chess.pgn.read_game(io.StringIO(text))
-    except (ValueError, IndexError) as exc:
-        raise InvalidRecord(f"bad PGN: {exc}", source=source) from None
-    if game is None:
-        raise InvalidRecord("no game in the PGN", source=source)
+    return text, source
+
+
+def _check_game(game: chess.pgn.Game, source: str, label: str) -> chess.pgn.Game:
+    """``game`` if it can be reviewed, else InvalidRecord (``label`` names it: "game 2: ")."""
     if game.errors:
-        raise InvalidRecord(f"bad PGN: {game.errors[0]}", source=source)
+        raise InvalidRecord(f"{label}bad PGN: {game.errors[0]}", source=source)
     if game.board().chess960 or game.headers.get("Variant", "Standard").lower() not in (
         "standard",
         "chess",
     ):
-        raise InvalidRecord("only standard chess games can be reviewed", source=source)
+        raise InvalidRecord(f"{label}only standard chess games can be reviewed", source=source)
     if not any(True for _ in game.mainline_moves()):
-        raise InvalidRecord("no moves in the PGN", source=source)
+        raise InvalidRecord(f"{label}no moves in the PGN", source=source)
     return game
+
+
+def load_pgn_games(
+    path: str | Path | None = None, text: str | None = None, game: int | None = None
+) -> list[chess.pgn.Game]:
+    """Every game of a PGN file (or ``text``), or only game number ``game`` (from 1). A
+    malformed game (illegal or unreadable moves, no moves, a variant) raises InvalidRecord
+    naming it; ``game`` beyond the last one raises InvalidOption."""
+    text, source = _read_pgn_text(path, text)
+    stream = io.StringIO(text)
+    games: list[chess.pgn.Game] = []
+    while True:
+        try:
+            g = chess.pgn.read_game(stream, Visitor=_QuietGameBuilder)
+        except (ValueError, IndexError) as exc:
+            raise InvalidRecord(f"game {len(games) + 1}: bad PGN: {exc}", source=source) from None
+        if g is None:
+            break
+        games.append(g)
+    if not games:
+        raise InvalidRecord("no game in the PGN", source=source)
+    if game is not None:
+        if not 1 <= game <= len(games):
+            count = f"{len(games)} game" + ("s" if len(games) > 1 else "")
+            raise InvalidOption(f"--game {game}: the PGN has {count}")
+        return [_check_game(games[game - 1], source, f"game {game}: ")]
+    if len(games) == 1:
+        return [_check_game(games[0], source, "")]
+    return [_check_game(g, source, f"game {i}: ") for i, g in enumerate(games, 1)]
+
+
+def load_pgn(path: str | Path | None = None, text: str | None = None) -> chess.pgn.Game:
+    """The first game of a PGN file (or ``text``); a malformed record raises InvalidRecord."""
+    text, source = _read_pgn_text(path, text)
+    try:
+        game = chess.pgn.read_game(io.StringIO(text), Visitor=_QuietGameBuilder)
+    except (ValueError, IndexError) as exc:
+        raise InvalidRecord(f"bad PGN: {exc}", source=source) from None
+    if game is None:
+        raise InvalidRecord("no game in the PGN", source=source)
+    return _check_game(game, source, "")
+
+
+@dataclass
+class _GamePlan:
+    """A game's positions to analyse (``jobs``) and its moves in SAN and UCI."""
+
+    game: chess.pgn.Game
+    jobs: list[tuple[str | None, ChessJob]]
+    sans: list[str]
+    ucis: list[str]
+    fens: list[str]
+    final: chess.Board
+
+
+def _plan(game: chess.pgn.Game, budget: Budget) -> _GamePlan:
+    start = game.board()
+    start_fen = start.fen()
+    moves = list(game.mainline_moves())
+    board = start.copy()
+    jobs: list[tuple[str | None, ChessJob]] = []
+    sans: list[str] = []
+    ucis: list[str] = []
+    fens = [start_fen]
+    for i in range(len(moves) + 1):
+        jobs.append((cache_key(board, budget), ChessJob(start_fen, tuple(ucis))))
+        if i < len(moves):
+            sans.append(board.san(moves[i]))
+            ucis.append(moves[i].uci())
+            board.push(moves[i])
+            fens.append(board.fen())
+    return _GamePlan(game, jobs, sans, ucis, fens, board)
 
 
 def review_game(
@@ -493,20 +592,29 @@ def review_game(
     """Review a chess game (a ``chess.pgn.Game``): analyse every position (on ``workers``
     processes, through ``cache``), judge every move, summarise. Ctrl-C returns the moves
     finished so far (``complete=False``)."""
-    t = translator(lang)
-    start = game.board()
-    start_fen = start.fen()
-    moves = list(game.mainline_moves())
-    board = start.copy()
-    jobs: list[tuple[str | None, ChessJob]] = []
-    sans, ucis, fens = [], [], [start_fen]
-    for i in range(len(moves) + 1):
-        jobs.append((cache_key(board, budget), ChessJob(start_fen, tuple(ucis))))
-        if i < len(moves):
-            sans.append(board.san(moves[i]))
-            ucis.append(moves[i].uci())
-            board.push(moves[i])
-            fens.append(board.fen())
+    return review_games(
+        [game], budget, lang=lang, workers=workers, cache=cache, thresholds=thresholds,
+        hash_mb=hash_mb, source=source, on_progress=on_progress,
+    )[0]  # fmt: skip
+
+
+def review_games(
+    games: Sequence[chess.pgn.Game],
+    budget: Budget,
+    *,
+    lang: str = "en",
+    workers: int = 1,
+    cache: Any = None,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    hash_mb: float = 16,
+    source: str | None = None,
+    on_progress: Callable[[int, int, bool], None] | None = None,
+) -> list[Review]:
+    """Review several games with one analysis pass over all their positions (one pool of
+    ``workers`` processes, each building its engine once); one :class:`Review` per game. After
+    Ctrl-C, the games whose positions were all analysed are complete, the others partial."""
+    plans = [_plan(g, budget) for g in games]
+    jobs = [job for plan in plans for job in plan.jobs]
     count = [0]
 
     def progress(_i: int, _value: dict, cached: bool) -> None:
@@ -514,17 +622,41 @@ def review_game(
         if on_progress:
             on_progress(count[0], len(jobs), cached)
 
-    raw, complete = analyse_positions(
+    raw, _ = analyse_positions(
         jobs, ChessAnalyserFactory(budget, hash_mb), workers=workers, cache=cache,
         on_result=progress,
     )  # fmt: skip
-    evals = {i: PositionEval.from_dict(v) for i, v in raw.items()}
+    out = []
+    offset = 0
+    for plan in plans:
+        n = len(plan.jobs)
+        evals = {
+            i - offset: PositionEval.from_dict(v)
+            for i, v in raw.items()
+            if offset <= i < offset + n
+        }
+        offset += n
+        out.append(_judge(plan, evals, budget, lang, workers, thresholds, source))
+    return out
+
+
+def _judge(
+    plan: _GamePlan,
+    evals: dict[int, PositionEval],
+    budget: Budget,
+    lang: str,
+    workers: int,
+    thresholds: Thresholds,
+    source: str | None,
+) -> Review:
+    t = translator(lang)
+    game, sans = plan.game, plan.sans
     reviews = []
     for i, san in enumerate(sans):
         if i not in evals or i + 1 not in evals:
             continue
         reviews.append(judge_move(i + 1, san, evals[i], evals[i + 1], t=t, thresholds=thresholds))
-    result = _result(game, board)
+    result = _result(game, plan.final)
     opening = game.headers.get("Opening") or None
     if opening and game.headers.get("ECO"):
         opening = f"{game.headers['ECO']} {opening}"
@@ -543,9 +675,9 @@ def review_game(
         "players": {"white": name("White"), "black": name("Black")},
         "result": result,
         "moves": sans,
-        "moves_uci": ucis,
-        "fens": fens,
-        "start_fen": start_fen,
+        "moves_uci": plan.ucis,
+        "fens": plan.fens,
+        "start_fen": plan.fens[0],
         "opening": opening,
         "source": source,
         "event": name("Event"),
@@ -562,6 +694,7 @@ def review_game(
         "analysis_version": ANALYSIS_VERSION,
         "win_probability": "1 / (1 + exp(-cp / 250))",
     }
+    complete = len(evals) == len(plan.jobs)
     return Review(data, settings, reviews, summary, complete=complete, language=lang)
 
 
@@ -570,6 +703,15 @@ def _result(game: chess.pgn.Game, final: chess.Board) -> str | None:
     if outcome is not None:
         return {chess.WHITE: "white", chess.BLACK: "black", None: "draw"}[outcome.winner]
     return {"1-0": "white", "0-1": "black", "1/2-1/2": "draw"}.get(game.headers.get("Result", "*"))
+
+
+def numbered_path(path: str, number: int, count: int) -> str:
+    """``path`` for game ``number`` of ``count``: unchanged for one game, else ``-N`` before
+    the suffix (``r.json`` -> ``r-2.json``)."""
+    if count <= 1:
+        return path
+    p = Path(path)
+    return str(p.with_name(f"{p.stem}-{number}{p.suffix}"))
 
 
 def review_file(
@@ -586,9 +728,15 @@ def review_file(
     use_cache: bool = True,
     notable_only: bool = False,
     console=None,
-) -> Review:
-    """``plies analyze game.pgn``: read the first game, review it with a progress bar, print
-    the table and summary, write the JSON and HTML reports."""
+    game: int | None = None,
+    text: str | None = None,
+) -> list[Review]:
+    """``plies analyze game.pgn``: review every game of the file (or only number ``game``,
+    from 1) in one analysis pass (one progress bar), then print each game's table and
+    summary and write its JSON and HTML reports (with several games, ``r.json`` becomes
+    ``r-1.json``, ``r-2.json``, ...). ``path`` ``-`` reads ``text`` (or stdin). Every game is
+    checked before any is analysed; after Ctrl-C the finished games and the partial one are
+    reported."""
     import sys
 
     from rich.console import Console
@@ -601,17 +749,19 @@ def review_file(
 
     console = console or Console()
     if path == "-":
-        game = load_pgn(text=sys.stdin.read())
+        games = load_pgn_games(text=sys.stdin.read() if text is None else text, game=game)
     else:
-        game = load_pgn(path)
+        games = load_pgn_games(path, game=game)
     if movetime is None and depth is None and nodes is None:
         movetime = 0.5
     budget = Budget(movetime=movetime, depth=depth, nodes=nodes, threads=threads)
     cache = ReviewCache() if use_cache else None
+    count = len(games)
+    first = game or 1
     try:
         with ReviewProgress(console) as progress:
-            review = review_game(
-                game,
+            reviews = review_games(
+                games,
                 budget,
                 lang=lang,
                 workers=workers or default_workers(),
@@ -622,12 +772,21 @@ def review_file(
     finally:
         if cache is not None:
             cache.close()
-    print_review(review, console, notable_only=notable_only)
-    if json_out:
-        write_json(review, json_out)
-    if html_out:
-        write_html(review, html_out)
-    return review
+    done: list[Review] = []
+    for k, (g, review) in enumerate(zip(games, reviews, strict=True)):
+        number = first + k
+        if count > 1:
+            white, black = g.headers.get("White", "?"), g.headers.get("Black", "?")
+            console.rule(f"Game {number} of {count}: {white} - {black}")
+        print_review(review, console, notable_only=notable_only)
+        if json_out:
+            write_json(review, numbered_path(json_out, number, count))
+        if html_out:
+            write_html(review, numbered_path(html_out, number, count))
+        done.append(review)
+        if not review.complete:
+            break  # interrupted: the games after it were not analysed
+    return done
 
 
 def check_options(rule: str | None, size: str | None, book: str | None) -> None:

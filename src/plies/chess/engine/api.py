@@ -26,6 +26,10 @@ from plies.errors import InvalidOption
 
 DEFAULT_HASH_MB = 64
 MAX_DEPTH = 100
+# with one legal move on a clock, iterate only this deep: a score worth reporting (depth 1
+# differed from depth 8 by over 100 cp in 37 of the 72 forced positions of the Sunfish match
+# games, depth 6 in 4) for a median 2.4 ms of CPU instead of 0.6 ms
+FORCED_MOVE_DEPTH = 6
 
 
 def win_probability(score: int) -> float:
@@ -385,7 +389,7 @@ class Engine:
                 info(result)
             if mate is not None and result.mate is not None and 0 < result.mate <= mate:
                 break
-            if legal == 1 and self._hard_deadline is not None:
+            if legal == 1 and self._hard_deadline is not None and d >= FORCED_MOVE_DEPTH:
                 break
             if self._soft_expired(start, elapsed):
                 break
