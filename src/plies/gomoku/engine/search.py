@@ -82,7 +82,8 @@ F_NULL = 6  # null-move pruning
 F_QTHREE = 7  # at the horizon, answer an opponent open three instead of evaluating
 F_CONTHIST = 8  # continuation history: order quiet moves by their record after the last move
 F_RAZOR = 9  # razoring: a hopeless quiet node near the horizon drops to the horizon search
-F_COUNT = 10
+F_IIR = 10  # internal iterative reduction: a node without a table move is searched shallower
+F_COUNT = 11
 FEATURE_NAMES = (
     "tt",
     "lmr",
@@ -94,6 +95,7 @@ FEATURE_NAMES = (
     "three_qsearch",
     "continuation_history",
     "razoring",
+    "iir",
 )
 # features on by default: null-move pruning measured weaker in self-play (docs/engine.md)
 DEFAULT_FEATURES = tuple(name != "null_move" for name in FEATURE_NAMES)
@@ -580,6 +582,11 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             return 0
         if null_score >= beta:
             return beta if null_score > WIN_BOUND else null_score
+
+    if features[F_IIR] and forced < 0 and tt_move < 0 and depth >= 4 and ply > 0:
+        # no table move: the ordering is a guess, so spend less on this node (if it matters,
+        # the next iteration finds it with a table move)
+        depth -= 1
 
     defend = False
     generated = True
