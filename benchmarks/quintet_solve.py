@@ -1,10 +1,12 @@
 """Time the VCF and VCT solvers on the 15 quintet Renju problems (tests/data/quintet).
 
-    python benchmarks/quintet_solve.py [--repeat 3] [--movetime 10] [NAME ...]
+    python benchmarks/quintet_solve.py [--repeat 3] [--movetime 10] [--nodes N] [NAME ...]
 
-Prints, per problem, whether a line was found, the median time over the repeats and the
-solver's node count (VCT: df-pn nodes and VCF probe moves). One fresh ``Engine`` for all;
-the first call compiles or loads the kernels and is not timed. Results go to docs/engine.md.
+Prints, per problem, whether a line was found, the median wall and CPU time over the repeats
+and the solver's counts (VCT: df-pn nodes and the moves made by its VCF probes). ``--nodes``
+caps the df-pn nodes instead of the clock (deterministic counts, for comparing versions on a
+loaded machine). One fresh ``Engine`` for all; the first call compiles or loads the kernels
+and is not timed. Results go to docs/engine.md.
 """
 
 from __future__ import annotations
@@ -68,31 +70,42 @@ def main() -> None:
     ap.add_argument("names", nargs="*")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--movetime", type=float, default=10.0)
+    ap.add_argument("--nodes", type=int, default=None, help="df-pn node limit (no clock)")
     args = ap.parse_args()
     engine = Engine("renju", 15, hash_mb=1)
     engine.vct(problem_board(problems()[5]), max_depth=2, max_nodes=1000)  # warm up
-    print(f"{'problem':28s} {'kind':4s} {'found':5s} {'plies':>5s} {'median s':>9s} {'nodes':>9s}")
+    print(
+        f"{'problem':33s} {'kind':4s} {'found':5s} {'plies':>5s} {'median s':>9s} "
+        f"{'cpu s':>7s} {'nodes':>9s} {'vcf moves':>10s}"
+    )
     for p in problems():
         if args.names and p["name"] not in args.names:
             continue
         vcf = p["solver"] == "VCFDFS"
         board = None if vcf else problem_board(p)
         times = []
+        cpu = []
         line = None
-        nodes = 0
+        stats = {"nodes": "-", "vcf_nodes": "-"}
         for _ in range(args.repeat):
             t0 = time.perf_counter()
+            c0 = time.process_time()
             if vcf:
                 line = solve_vcf(p)
+            elif args.nodes is not None:
+                line = engine.vct(board, max_depth=40, max_nodes=args.nodes)
+                stats = engine.vct_stats
             else:
                 line = engine.vct(board, max_depth=40, movetime=args.movetime)
-                nodes = engine.vct_stats["nodes"]
+                stats = engine.vct_stats
+            cpu.append(time.process_time() - c0)
             times.append(time.perf_counter() - t0)
         found = "yes" if line else "no"
         plies = len(line) if line else 0
         print(
-            f"{p['name']:28s} {'VCF' if vcf else 'VCT':4s} {found:5s} {plies:5d} "
-            f"{statistics.median(times):9.3f} {nodes if not vcf else '-':>9}",
+            f"{p['name']:33s} {'VCF' if vcf else 'VCT':4s} {found:5s} {plies:5d} "
+            f"{statistics.median(times):9.3f} {statistics.median(cpu):7.3f} "
+            f"{stats['nodes']:>9} {stats['vcf_nodes']:>10}",
             flush=True,
         )
 
