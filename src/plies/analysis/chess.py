@@ -26,22 +26,21 @@ import chess
 import chess.pgn
 import numpy as np
 
+from plies.analysis import session
 from plies.analysis.i18n import Translator, translator
 from plies.analysis.review import (
     BAD_CLASSES,
     DEFAULT_THRESHOLDS,
     Budget,
-    LineEval,
     MoveReview,
     PositionEval,
     Review,
     Thresholds,
     analyse_positions,
-    classify_loss,
-    move_accuracy,
     summarise,
     worse,
 )
+from plies.analysis.scoring import better_note, move_review, score_move, search_position, sides
 from plies.errors import InvalidOption, InvalidRecord
 
 ANALYSIS_VERSION = "chess-1"
@@ -177,34 +176,15 @@ def analyse_position(engine, board: chess.Board, budget: Budget, ply: int) -> Po
             ply, score=0, win_probability=0.5, terminal="draw",
             facts={"to_move": to_move, "legal": board.legal_moves.count()},
         )  # fmt: skip
-    if budget.deterministic:
-        engine.new_game()
-    result = engine.search(
-        board, depth=budget.depth, nodes=budget.nodes, movetime=budget.movetime,
-        multipv=budget.multipv,
-    )  # fmt: skip
-    lines = [
-        LineEval(
-            board.san(ln.move), int(ln.score), win_probability(ln.score), _san_line(board, ln.pv)
-        )
-        for ln in result.lines
-    ]
-    lines.sort(key=lambda ln: -ln.score)
-    if result.move is not None and lines and lines[0].move != board.san(result.move):
-        top = next((ln for ln in lines if ln.move == board.san(result.move)), None)
-        if top is not None:
-            lines.remove(top)
-            lines.insert(0, top)
-    best = lines[0] if lines else None
-    return PositionEval(
+    return search_position(
+        engine,
+        board,
+        budget,
         ply,
-        lines=lines,
-        score=best.score if best else 0,
-        win_probability=best.win_probability if best else 0.5,
-        depth=result.depth,
-        nodes=result.nodes,
-        seconds=round(result.time, 3),
-        facts={
+        move_text=board.san,
+        pv_text=lambda pv: _san_line(board, pv),
+        win_probability=win_probability,
+        facts=lambda: {
             "to_move": to_move,
             "legal": board.legal_moves.count(),
             "in_check": board.is_check(),
@@ -254,21 +234,10 @@ def judge_move(
     from plies.chess.engine.api import win_probability
 
     bound = _mate_bound()
-    mover = before.facts.get("to_move", PLAYERS[(ply - 1) % 2])
-    opp = PLAYERS[1 - PLAYERS.index(mover)]
+    mover, opp = sides(before, ply, PLAYERS)
     lines = before.lines
-    top = lines[0] if lines else None
-
-    candidates = [ln.score for ln in lines if ln.move == move]
-    if after is not None:
-        candidates.append(-after.score)
-    played_score = max(candidates) if candidates else (top.score if top else 0)
-    best_score = max(top.score if top else played_score, played_score)
-    is_best = top is None or move == top.move or played_score >= top.score
-    wp_before = win_probability(best_score)
-    wp_after = win_probability(played_score)
-    loss = max(0.0, wp_before - wp_after)
-    classification = classify_loss(loss, is_best, thresholds)
+    score = score_move(move, before, after, win_probability, thresholds)
+    top, is_best, classification = score.top, score.is_best, score.classification
     categories: list[str] = []
     notes: list[str] = []
     facts: dict[str, Any] = {}
@@ -293,7 +262,7 @@ def judge_move(
         facts["had_mate"] = {"kind": "mate", "line": mate_line, "mate_in": mate_n}
     keeps_mate = (
         checkmate
-        or played_score > bound
+        or score.played > bound
         or move in before.facts.get("mates_in_one", [])
         or (mate_line is not None and move == mate_line[0])
     )
@@ -310,7 +279,7 @@ def judge_move(
             }
     if opp_mate is not None:
         facts["opponent_mates"] = opp_mate
-    lost_before = top is not None and best_score < -bound
+    lost_before = top is not None and score.best < -bound
     legal = int(before.facts.get("legal", 2))
 
     # material facts (SEE): what the opponent wins after the move, beyond the threat before
@@ -341,8 +310,8 @@ def judge_move(
         notes.append(t("ch_note_checkmate", move=move, player=P))
     elif legal == 1:
         classification = "forced"
-        loss = 0.0
-        wp_after = wp_before
+        score.loss = 0.0
+        score.wp_after = score.wp_before
         notes.append(t("ch_note_only_move", move=move))
     elif lost_before:
         classification = "lost"
@@ -409,35 +378,8 @@ def judge_move(
         elif facts.get("gives_check") and classification not in BAD_CLASSES:
             notes.append(t("ch_note_check", move=move))
         if classification in BAD_CLASSES and best:
-            notes.append(
-                t(
-                    "note_better",
-                    best=best,
-                    line=" ".join(top.pv if top else [best]),
-                    before=round(100 * wp_before),
-                    after=round(100 * wp_after),
-                )
-            )
-    return MoveReview(
-        ply=ply,
-        player=mover,
-        move=move,
-        classification=classification,
-        categories=categories,
-        win_probability_before=wp_before,
-        win_probability_after=wp_after,
-        loss=loss,
-        accuracy=move_accuracy(loss),
-        score_before=int(best_score),
-        score_after=int(played_score),
-        best_move=best,
-        best_line=list(top.pv) if top else [],
-        lines=list(lines),
-        facts=facts,
-        explanation=" ".join(notes),
-        depth=before.depth,
-        nodes=before.nodes,
-    )
+            notes.append(better_note(t, score))
+    return move_review(ply, mover, move, score, classification, categories, facts, notes, before)
 
 
 def _to_square(san: str, before: PositionEval) -> str | None:
@@ -615,16 +557,9 @@ def review_games(
     Ctrl-C, the games whose positions were all analysed are complete, the others partial."""
     plans = [_plan(g, budget) for g in games]
     jobs = [job for plan in plans for job in plan.jobs]
-    count = [0]
-
-    def progress(_i: int, _value: dict, cached: bool) -> None:
-        count[0] += 1
-        if on_progress:
-            on_progress(count[0], len(jobs), cached)
-
     raw, _ = analyse_positions(
         jobs, ChessAnalyserFactory(budget, hash_mb), workers=workers, cache=cache,
-        on_result=progress,
+        on_result=session.counting_progress(len(jobs), on_progress),
     )  # fmt: skip
     out = []
     offset = 0
@@ -682,18 +617,9 @@ def _judge(
         "source": source,
         "event": name("Event"),
     }
-    settings = {
-        "budget": budget.describe(),
-        "movetime": budget.movetime,
-        "depth": budget.depth,
-        "nodes": budget.nodes,
-        "multipv": budget.multipv,
-        "threads": budget.threads,
-        "workers": workers,
-        "thresholds": vars(thresholds),
-        "analysis_version": ANALYSIS_VERSION,
-        "win_probability": "1 / (1 + exp(-cp / 250))",
-    }
+    settings = session.review_settings(
+        budget, workers, thresholds, ANALYSIS_VERSION, win_probability="1 / (1 + exp(-cp / 250))"
+    )
     complete = len(evals) == len(plan.jobs)
     return Review(data, settings, reviews, summary, complete=complete, language=lang)
 
@@ -741,10 +667,6 @@ def review_file(
 
     from rich.console import Console
 
-    from plies.analysis.cache import ReviewCache
-    from plies.analysis.report.html import write_html
-    from plies.analysis.report.json import write_json
-    from plies.analysis.report.terminal import ReviewProgress, print_review
     from plies.analysis.review import default_workers
 
     console = console or Console()
@@ -752,37 +674,35 @@ def review_file(
         games = load_pgn_games(text=sys.stdin.read() if text is None else text, game=game)
     else:
         games = load_pgn_games(path, game=game)
-    if movetime is None and depth is None and nodes is None:
-        movetime = 0.5
-    budget = Budget(movetime=movetime, depth=depth, nodes=nodes, threads=threads)
-    cache = ReviewCache() if use_cache else None
+    budget = session.command_budget(movetime, depth, nodes, threads)
     count = len(games)
     first = game or 1
-    try:
-        with ReviewProgress(console) as progress:
-            reviews = review_games(
-                games,
-                budget,
-                lang=lang,
-                workers=workers or default_workers(),
-                cache=cache,
-                source=None if path == "-" else Path(path).name,
-                on_progress=progress,
-            )
-    finally:
-        if cache is not None:
-            cache.close()
+    reviews = session.with_progress(
+        console,
+        use_cache,
+        lambda cache, progress: review_games(
+            games,
+            budget,
+            lang=lang,
+            workers=workers or default_workers(),
+            cache=cache,
+            source=None if path == "-" else Path(path).name,
+            on_progress=progress,
+        ),
+    )
     done: list[Review] = []
     for k, (g, review) in enumerate(zip(games, reviews, strict=True)):
         number = first + k
         if count > 1:
             white, black = g.headers.get("White", "?"), g.headers.get("Black", "?")
             console.rule(f"Game {number} of {count}: {white} - {black}")
-        print_review(review, console, notable_only=notable_only)
-        if json_out:
-            write_json(review, numbered_path(json_out, number, count))
-        if html_out:
-            write_html(review, numbered_path(html_out, number, count))
+        session.report(
+            review,
+            console,
+            notable_only=notable_only,
+            json_out=json_out and numbered_path(json_out, number, count),
+            html_out=html_out and numbered_path(html_out, number, count),
+        )
         done.append(review)
         if not review.complete:
             break  # interrupted: the games after it were not analysed

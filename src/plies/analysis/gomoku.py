@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from plies.analysis import session
 from plies.analysis.i18n import Translator, translator
 from plies.analysis.review import (
     BAD_CLASSES,
@@ -27,11 +28,10 @@ from plies.analysis.review import (
     Review,
     Thresholds,
     analyse_positions,
-    classify_loss,
-    move_accuracy,
     summarise,
     worse,
 )
+from plies.analysis.scoring import better_note, move_review, score_move, search_position, sides
 from plies.gomoku.board import Board
 from plies.gomoku.notation import Move
 from plies.gomoku.openings import OpeningBook, identify_renju_opening
@@ -43,6 +43,7 @@ WIN = 30000
 WIN_BOUND = WIN - 1000
 DEFAULT_VCF_NODES = 200_000
 DEFAULT_VCT_NODES = 30_000
+SOLVER_SHARE = 0.25  # of the movetime per position, for the VCT (plies analyze)
 # a VCT win counts as missed only when its line is at most this long (6 attacker moves)
 MAX_MISSED_VCT_PLIES = 11
 
@@ -147,24 +148,25 @@ def analyse_position(engine, board: Board, budget: Budget) -> PositionEval:
             terminal=terminal,
             facts={"to_move": to_move, "winning_line": line},
         )
-    if budget.deterministic:
-        engine.new_game()
-    result = engine.search(
-        board, depth=budget.depth, nodes=budget.nodes, movetime=budget.movetime,
-        multipv=budget.multipv,
-    )  # fmt: skip
-    lines = [
-        LineEval(_alg(board, ln.move), ln.score, win_probability(ln.score), [
-            _alg(board, m) for m in ln.pv
-        ])
-        for ln in result.lines
-    ]  # fmt: skip
-    lines.sort(key=lambda ln: -ln.score)
-    if lines and result.move is not None and lines[0].move != _alg(board, result.move):
-        # keep the engine's choice first when a secondary line's bound looks higher
-        top = next(ln for ln in lines if ln.move == _alg(board, result.move))
-        lines.remove(top)
-        lines.insert(0, top)
+    return search_position(
+        engine,
+        board,
+        budget,
+        ply,
+        move_text=lambda m: _alg(board, m),
+        pv_text=lambda pv: [_alg(board, m) for m in pv],
+        win_probability=win_probability,
+        facts=lambda: _threat_facts(engine, board, budget, to_move),
+    )
+
+
+def _solver_line(board: Board, moves: Sequence[Move] | None) -> list[str] | None:
+    return [_alg(board, m) for m in moves] if moves else None
+
+
+def _threat_facts(engine, board: Board, budget: Budget, to_move: str) -> dict[str, Any]:
+    """The threat cells of both sides, the side to move's VCF (else VCT) and the opponent's
+    VCF as if it were to move."""
     cells = threat_cells(board, engine.tables)
     vcf_nodes = budget.solver_nodes or DEFAULT_VCF_NODES
     vcf = engine.vcf(board, max_nodes=vcf_nodes)
@@ -178,23 +180,13 @@ def analyse_position(engine, board: Board, budget: Budget) -> PositionEval:
     opp_vcf = None
     if not cells[opponent]["five"]:
         opp_vcf = _null_move_vcf(engine, board, vcf_nodes)
-    best = lines[0] if lines else None
-    return PositionEval(
-        ply,
-        lines=lines,
-        score=best.score if best else 0,
-        win_probability=best.win_probability if best else 0.5,
-        depth=result.depth,
-        nodes=result.nodes,
-        seconds=round(result.time, 3),
-        facts={
-            "to_move": to_move,
-            "threats": cells,
-            "vcf": [_alg(board, m) for m in vcf] if vcf else None,
-            "vct": [_alg(board, m) for m in vct] if vct else None,
-            "opponent_vcf": [_alg(board, m) for m in opp_vcf] if opp_vcf else None,
-        },
-    )
+    return {
+        "to_move": to_move,
+        "threats": cells,
+        "vcf": _solver_line(board, vcf),
+        "vct": _solver_line(board, vct),
+        "opponent_vcf": _solver_line(board, opp_vcf),
+    }
 
 
 def cache_key(board: Board, budget: Budget) -> str:
@@ -238,23 +230,12 @@ def judge_move(
     the opponent wins by force there too, the position was already lost."""
     from plies.gomoku.engine.api import win_probability
 
-    mover = before.facts.get("to_move", PLAYERS[(ply - 1) % 2])
-    opp = PLAYERS[1 - PLAYERS.index(mover)]
+    mover, opp = sides(before, ply, PLAYERS)
     threats = before.facts.get("threats", {})
     own, theirs = threats.get(mover, {}), threats.get(opp, {})
     lines = before.lines
-    top = lines[0] if lines else None
-
-    candidates = [ln.score for ln in lines if ln.move == move]
-    if after is not None:
-        candidates.append(-after.score)
-    played_score = max(candidates) if candidates else (top.score if top else 0)
-    best_score = max(top.score if top else played_score, played_score)
-    is_best = top is None or move == top.move or played_score >= top.score
-    wp_before = win_probability(best_score)
-    wp_after = win_probability(played_score)
-    loss = max(0.0, wp_before - wp_after)
-    classification = classify_loss(loss, is_best, thresholds)
+    score = score_move(move, before, after, win_probability, thresholds)
+    top, is_best, classification = score.top, score.is_best, score.classification
     categories: list[str] = []
     notes: list[str] = []
     facts: dict[str, Any] = {}
@@ -290,16 +271,12 @@ def judge_move(
             "line": win_line or (top.pv if top else []),
         }
     still_wins = (
-        played_score > WIN_BOUND
+        score.played > WIN_BOUND
         or made in ("five", "open_four")
         or (win_line is not None and move == win_line[0])
     )
     if had_win and still_wins:
-        played_score = max(played_score, WIN_BOUND + 1)
-        best_score = max(best_score, played_score)
-        wp_after = win_probability(played_score)
-        wp_before = win_probability(best_score)
-        loss = max(0.0, wp_before - wp_after)
+        score.rescore(max(score.played, WIN_BOUND + 1), win_probability)
         classification = "best" if is_best else "excellent"
     threat_before = bool(theirs.get("five") or theirs.get("open_four")) or bool(
         before.facts.get("opponent_vcf")
@@ -317,7 +294,7 @@ def judge_move(
             opp_wins_after = True
             refutation = {"kind": kind, "line": ref}
             facts["opponent_wins"] = refutation
-    lost_before = top is not None and best_score < -WIN_BOUND
+    lost_before = top is not None and score.best < -WIN_BOUND
     if best_after is not None and opp_wins_after and _wins(best_after):
         lost_before = True
 
@@ -352,30 +329,15 @@ def judge_move(
             classification = "forced"
         if opp_wins_after and not is_best:
             assert refutation is not None
+            how, line = t(f"by_{refutation['kind']}"), _line_text(refutation["line"])
             if threat_before:
                 categories.append("failed_defence")
                 threat = _threat_text(t, theirs, before.facts.get("opponent_vcf"))
-                notes.append(
-                    t(
-                        "note_failed_defence_late" if blocks else "note_failed_defence",
-                        move=mv,
-                        opp=O,
-                        threat=threat,
-                        how=t(f"by_{refutation['kind']}"),
-                        line=_line_text(refutation["line"]),
-                    )
-                )
+                key = "note_failed_defence_late" if blocks else "note_failed_defence"
+                notes.append(t(key, move=mv, opp=O, threat=threat, how=how, line=line))
             else:
                 categories.append("missed_threat")
-                notes.append(
-                    t(
-                        "note_missed_threat",
-                        move=mv,
-                        opp=O,
-                        how=t(f"by_{refutation['kind']}"),
-                        line=_line_text(refutation["line"]),
-                    )
-                )
+                notes.append(t("note_missed_threat", move=mv, opp=O, how=how, line=line))
         if classification in BAD_CLASSES:
             best_makes = _made(own, best) if best else None
             if (
@@ -409,15 +371,7 @@ def judge_move(
         if blocks and classification != "forced" and "failed_defence" not in categories:
             notes.append(t("note_blocks_" + blocks[0], move=mv, opp=O))
         if classification in BAD_CLASSES and best:
-            notes.append(
-                t(
-                    "note_better",
-                    best=best,
-                    line=_line_text(top.pv if top else [best]),
-                    before=round(100 * wp_before),
-                    after=round(100 * wp_after),
-                )
-            )
+            notes.append(better_note(t, score))
     if (
         classification in BAD_CLASSES
         and best
@@ -426,26 +380,7 @@ def judge_move(
     ):
         categories.append("edge_play")
         notes.append(t("note_edge", move=mv, best=best))
-    return MoveReview(
-        ply=ply,
-        player=mover,
-        move=move,
-        classification=classification,
-        categories=categories,
-        win_probability_before=wp_before,
-        win_probability_after=wp_after,
-        loss=loss if classification != "book" else 0.0,
-        accuracy=move_accuracy(loss if classification != "book" else 0.0),
-        score_before=int(best_score),
-        score_after=int(played_score),
-        best_move=best,
-        best_line=list(top.pv) if top else [],
-        lines=list(lines),
-        facts=facts,
-        explanation=" ".join(notes),
-        depth=before.depth,
-        nodes=before.nodes,
-    )
+    return move_review(ply, mover, move, score, classification, categories, facts, notes, before)
 
 
 def _wins(pos: PositionEval) -> bool:
@@ -509,15 +444,12 @@ def review_record(
         jobs.append((cache_key(replay, budget), GomokuJob(tuple((m.x, m.y) for m in moves[:i]))))
         if i < len(moves):
             replay.play(moves[i])
-    count = [0]
-
-    def progress(_i: int, _value: dict, cached: bool) -> None:
-        count[0] += 1
-        if on_progress:
-            on_progress(count[0], len(jobs), cached)
-
     raw, complete = analyse_positions(
-        jobs, factory, workers=workers, cache=cache, on_result=progress
+        jobs,
+        factory,
+        workers=workers,
+        cache=cache,
+        on_result=session.counting_progress(len(jobs), on_progress),
     )
     evals = {i: PositionEval.from_dict(v) for i, v in raw.items()}
     full_book = OpeningBook.renju(board.width, board.height)
@@ -590,17 +522,7 @@ def review_record(
         "source": record.source,
         "event": record.event,
     }
-    settings = {
-        "budget": budget.describe(),
-        "movetime": budget.movetime,
-        "depth": budget.depth,
-        "nodes": budget.nodes,
-        "multipv": budget.multipv,
-        "threads": budget.threads,
-        "workers": workers,
-        "thresholds": vars(thresholds),
-        "analysis_version": ANALYSIS_VERSION,
-    }
+    settings = session.review_settings(budget, workers, thresholds, ANALYSIS_VERSION)
     return Review(game, settings, reviews, summary, complete=complete, language=lang)
 
 
@@ -628,10 +550,6 @@ def review_file(
 
     from rich.console import Console
 
-    from plies.analysis.cache import ReviewCache
-    from plies.analysis.report.html import write_html
-    from plies.analysis.report.json import write_json
-    from plies.analysis.report.terminal import ReviewProgress, print_review
     from plies.analysis.review import default_workers
     from plies.gomoku.records import load_record, read_record
 
@@ -640,39 +558,25 @@ def review_file(
         record = read_record(sys.stdin.read(), rule=rule, size=size, source="<stdin>")
     else:
         record = load_record(path, rule=rule, size=size)
-    if movetime is None and depth is None and nodes is None:
-        movetime = 0.5
-    budget = Budget(
-        movetime=movetime,
-        depth=depth,
-        nodes=nodes,
-        threads=threads,
-        solver_time=movetime / 4 if movetime is not None else None,
-    )
+    budget = session.command_budget(movetime, depth, nodes, threads, solver_share=SOLVER_SHARE)
     opening_book = None
     if book:
         opening_book = OpeningBook.load(book, record.width, record.height)
-    cache = ReviewCache() if use_cache else None
-    try:
-        with ReviewProgress(console) as progress:
-            review = review_record(
-                record,
-                budget,
-                rule=rule,
-                lang=lang,
-                workers=workers or default_workers(),
-                cache=cache,
-                book=opening_book,
-                on_progress=progress,
-            )
-    finally:
-        if cache is not None:
-            cache.close()
-    print_review(review, console, notable_only=notable_only)
-    if json_out:
-        write_json(review, json_out)
-    if html_out:
-        write_html(review, html_out)
+    review = session.with_progress(
+        console,
+        use_cache,
+        lambda cache, progress: review_record(
+            record,
+            budget,
+            rule=rule,
+            lang=lang,
+            workers=workers or default_workers(),
+            cache=cache,
+            book=opening_book,
+            on_progress=progress,
+        ),
+    )
+    session.report(review, console, notable_only=notable_only, json_out=json_out, html_out=html_out)
     return review
 
 
@@ -682,16 +586,15 @@ DEMO_BUDGET = Budget(nodes=8000, solver_nodes=8000)
 def review_demo(record: GameRecord, html_out: str, console) -> Review:
     """``plies demo --html OUT``: review the sample game at a small fixed budget (cached),
     print the notable moves and write the HTML report."""
-    from plies.analysis.cache import ReviewCache
-    from plies.analysis.report.html import write_html
-    from plies.analysis.report.terminal import ReviewProgress, print_review
     from plies.analysis.review import default_workers
 
-    with ReviewCache() as cache, ReviewProgress(console) as progress:
-        review = review_record(
+    review = session.with_progress(
+        console,
+        True,
+        lambda cache, progress: review_record(
             record, DEMO_BUDGET, workers=default_workers(), cache=cache, on_progress=progress
-        )
-    print_review(review, console, notable_only=True)
-    write_html(review, html_out)
+        ),
+    )
+    session.report(review, console, notable_only=True, html_out=html_out)
     console.print(f"review written to {html_out}")
     return review
