@@ -9,7 +9,7 @@ and propagates; the results already yielded are the caller's to keep.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 
 from plies.arena.play import GameJob, GameResult
 from plies.errors import InvalidOption
@@ -24,6 +24,31 @@ def default_concurrency() -> int:
 
 def _never() -> bool:
     return False
+
+
+def _keep_busy(
+    jobs: Iterable[GameJob],
+    concurrency: int,
+    should_stop: Callable[[], bool],
+    pending: Sized,
+    submit: Callable[[GameJob], None],
+    harvest: Callable[[], Iterable[GameResult]],
+) -> Iterator[GameResult]:
+    """Keep ``concurrency`` games under way: ``submit`` jobs while ``pending`` (the games under
+    way) has room and ``should_stop()`` is false, then yield what ``harvest()`` collects of the
+    finished ones (it waits for at least one), until no job is left or under way."""
+    queue = iter(jobs)
+    exhausted = False
+    while True:
+        while not exhausted and len(pending) < concurrency and not should_stop():
+            job = next(queue, None)
+            if job is None:
+                exhausted = True
+                break
+            submit(job)
+        if not pending:
+            return
+        yield from harvest()
 
 
 def run_serial(
@@ -61,22 +86,22 @@ def run_pool(
         initargs=(plugins,),
     )
     pending: set[Future[GameResult]] = set()
-    queue = iter(jobs)
+
+    def harvest() -> list[GameResult]:
+        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+        pending.difference_update(done)
+        return [f.result() for f in sorted(done, key=lambda f: f.result().job.index)]
+
     clean = False
     try:
-        exhausted = False
-        while True:
-            while not exhausted and len(pending) < concurrency and not should_stop():
-                job = next(queue, None)
-                if job is None:
-                    exhausted = True
-                    break
-                pending.add(pool.submit(run_job, job))
-            if not pending:
-                break
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda f: f.result().job.index):
-                yield future.result()
+        yield from _keep_busy(
+            jobs,
+            concurrency,
+            should_stop,
+            pending,
+            lambda job: pending.add(pool.submit(run_job, job)),
+            harvest,
+        )
         clean = True
     finally:
         if clean:
@@ -112,23 +137,19 @@ def run_ray(
         started = True
     remote = ray.remote(num_cpus=1, max_retries=0)(_ray_job)
     pending: dict = {}
-    queue = iter(jobs)
+
+    def submit(job: GameJob) -> None:
+        pending[remote.remote(job, plugins)] = job
+
+    def harvest() -> Iterator[GameResult]:
+        done, _ = ray.wait(list(pending), num_returns=1)
+        for ref in done:
+            del pending[ref]
+            yield ray.get(ref)
+
     clean = False
     try:
-        exhausted = False
-        while True:
-            while not exhausted and len(pending) < concurrency and not should_stop():
-                job = next(queue, None)
-                if job is None:
-                    exhausted = True
-                    break
-                pending[remote.remote(job, plugins)] = job
-            if not pending:
-                break
-            done, _ = ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                del pending[ref]
-                yield ray.get(ref)
+        yield from _keep_busy(jobs, concurrency, should_stop, pending, submit, harvest)
         clean = True
     finally:
         if not clean:

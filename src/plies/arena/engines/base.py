@@ -11,6 +11,13 @@ from plies.arena.timecontrol import TimeControl
 MATE_SCORE = 100_000  # a reported win (mate) is +-(MATE_SCORE - plies) in centi-units
 
 
+def mate_score(moves: int) -> int:
+    """A mate in ``moves`` moves (negative: the side to move is mated) as a score:
+    +-(MATE_SCORE - plies), the mating side's move last."""
+    plies = 2 * moves - 1 if moves > 0 else -2 * moves
+    return MATE_SCORE - plies if moves > 0 else -(MATE_SCORE - plies)
+
+
 @dataclass(frozen=True)
 class Limits:
     """What an engine may spend on one move: its clock (``time_left``, ``opponent_time``,

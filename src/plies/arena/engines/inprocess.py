@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from plies.arena.engines.base import MATE_SCORE, Limits, Player, Reply
+from plies.arena.engines.base import MATE_SCORE, Limits, Player, Reply, mate_score
 from plies.arena.game import GAMES, GameSetup, Referee
 from plies.arena.timecontrol import TimeControl
 from plies.errors import InvalidOption
@@ -46,18 +46,16 @@ def check_options(options: dict[str, str], known: tuple[str, ...], what: str) ->
             )
 
 
-class GomokuEnginePlayer(Player):
-    """The plies Gomoku engine (:class:`plies.gomoku.engine.Engine`) in this process.
-
-    Options: ``depth``, ``nodes``, ``movetime`` (seconds) limit each move; without them the
-    engine plays on the match clock. ``hash`` (MB, default 16) and ``threads`` (default 1).
-    """
+class _EnginePlayer(Player):
+    """A plies engine in this process. Options: ``depth``, ``nodes``, ``movetime`` (seconds)
+    limit each move; without them the engine plays on the match clock. ``hash`` (MB, default
+    16) and ``threads`` (default 1)."""
 
     OPTIONS = ("depth", "nodes", "movetime", "hash", "threads")
-    games = frozenset({"gomoku"})
+    SPEC = "plies:engine"
 
     def __init__(self, options: dict[str, str], name: str) -> None:
-        check_options(options, self.OPTIONS, "plies:gomoku")
+        check_options(options, self.OPTIONS, self.SPEC)
         self.name = name
         self.depth = _int(options, "depth")
         self.nodes = _int(options, "nodes")
@@ -65,11 +63,35 @@ class GomokuEnginePlayer(Player):
         self.hash_mb = _float(options, "hash") or 16.0
         self.threads = _int(options, "threads") or 1
         self._engine: Any = None
-        self._key: tuple | None = None
 
     @property
     def self_limited(self) -> bool:
         return any(v is not None for v in (self.depth, self.nodes, self.movetime))
+
+    def _clock(self, limits: Limits) -> dict[str, Any]:
+        """The clock arguments of the engine's ``search``."""
+        return {"time_left": limits.time_left, "increment": limits.increment}
+
+    def _search(self, referee: Referee, limits: Limits) -> Any:
+        """The engine's search result for the referee's position: within the player's own
+        limits if it has any, else the arena's limits and clock."""
+        kwargs: dict[str, Any] = {}
+        if self.self_limited:
+            kwargs.update(depth=self.depth, nodes=self.nodes, movetime=self.movetime)
+        else:
+            kwargs.update(depth=limits.depth, nodes=limits.nodes, movetime=limits.movetime)
+            if limits.time_left is not None and limits.movetime is None:
+                kwargs.update(self._clock(limits))
+        return self._engine.search(referee.board, **kwargs)
+
+
+class GomokuEnginePlayer(_EnginePlayer):
+    """The plies Gomoku engine (:class:`plies.gomoku.engine.Engine`) in this process (options:
+    see :class:`_EnginePlayer`)."""
+
+    SPEC = "plies:gomoku"
+    games = frozenset({"gomoku"})
+    _key: tuple | None = None
 
     def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
         from plies.gomoku.engine import Engine
@@ -90,14 +112,7 @@ class GomokuEnginePlayer(Player):
     def think(self, referee: Referee, limits: Limits, deadline: float | None) -> Reply:
         from plies.gomoku.engine.search import WIN, WIN_BOUND
 
-        kwargs: dict[str, Any] = {}
-        if self.self_limited:
-            kwargs.update(depth=self.depth, nodes=self.nodes, movetime=self.movetime)
-        else:
-            kwargs.update(depth=limits.depth, nodes=limits.nodes, movetime=limits.movetime)
-            if limits.time_left is not None and limits.movetime is None:
-                kwargs.update(time_left=limits.time_left, increment=limits.increment)
-        result = self._engine.search(referee.board, **kwargs)
+        result = self._search(referee, limits)
         score = int(result.score)
         if score > WIN_BOUND:
             score = MATE_SCORE - (WIN - score)
@@ -106,29 +121,12 @@ class GomokuEnginePlayer(Player):
         return Reply(result.move.pbrain(), score, result.depth)
 
 
-class ChessEnginePlayer(Player):
-    """The plies chess engine (:class:`plies.chess.engine.api.Engine`) in this process.
+class ChessEnginePlayer(_EnginePlayer):
+    """The plies chess engine (:class:`plies.chess.engine.api.Engine`) in this process
+    (options: see :class:`_EnginePlayer`)."""
 
-    Options: ``depth``, ``nodes``, ``movetime`` (seconds) limit each move; without them the
-    engine plays on the match clock. ``hash`` (MB, default 16) and ``threads`` (default 1).
-    """
-
-    OPTIONS = ("depth", "nodes", "movetime", "hash", "threads")
+    SPEC = "plies:chess"
     games = frozenset({"chess"})
-
-    def __init__(self, options: dict[str, str], name: str) -> None:
-        check_options(options, self.OPTIONS, "plies:chess")
-        self.name = name
-        self.depth = _int(options, "depth")
-        self.nodes = _int(options, "nodes")
-        self.movetime = _float(options, "movetime")
-        self.hash_mb = _float(options, "hash") or 16.0
-        self.threads = _int(options, "threads") or 1
-        self._engine: Any = None
-
-    @property
-    def self_limited(self) -> bool:
-        return any(v is not None for v in (self.depth, self.nodes, self.movetime))
 
     def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
         from plies.chess.engine.api import Engine
@@ -138,27 +136,17 @@ class ChessEnginePlayer(Player):
         else:
             self._engine.new_game()
 
+    def _clock(self, limits: Limits) -> dict[str, Any]:
+        return {**super()._clock(limits), "moves_to_go": limits.moves_to_go, "overhead": 0.01}
+
     def think(self, referee: Referee, limits: Limits, deadline: float | None) -> Reply:
         from plies.chess.engine.api import mate_in
 
-        kwargs: dict[str, Any] = {}
-        if self.self_limited:
-            kwargs.update(depth=self.depth, nodes=self.nodes, movetime=self.movetime)
-        else:
-            kwargs.update(depth=limits.depth, nodes=limits.nodes, movetime=limits.movetime)
-            if limits.time_left is not None and limits.movetime is None:
-                kwargs.update(
-                    time_left=limits.time_left,
-                    increment=limits.increment,
-                    moves_to_go=limits.moves_to_go,
-                    overhead=0.01,
-                )
-        result = self._engine.search(referee.board, **kwargs)
+        result = self._search(referee, limits)
         score = int(result.score)
         m = mate_in(score)
         if m is not None:
-            plies = 2 * m - 1 if m > 0 else -2 * m
-            score = MATE_SCORE - plies if m > 0 else -(MATE_SCORE - plies)
+            score = mate_score(m)
         return Reply(result.move.uci(), score, result.depth)
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 import time
 
-from plies.arena.engines.base import EngineFailure, Limits, Player, Reply
-from plies.arena.engines.process import EngineProcess
+from plies.arena.engines.base import EngineFailure, Limits, Reply
+from plies.arena.engines.external import ExternalPlayer
 from plies.arena.game import GameSetup, Referee
 from plies.arena.timecontrol import TimeControl
 
@@ -24,11 +24,12 @@ _MOVE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 _CHATTER = ("MESSAGE", "DEBUG", "SUGGEST")
 
 
-class PbrainPlayer(Player):
+class PbrainPlayer(ExternalPlayer):
     """A pbrain brain run as a process. ``options`` become ``INFO key value`` lines sent before
     every game (``option.max_node=100000`` sends ``INFO max_node 100000``)."""
 
     games = frozenset({"gomoku"})
+    QUIT = "END"
 
     def __init__(
         self,
@@ -39,23 +40,18 @@ class PbrainPlayer(Player):
         max_memory: int = 0,
         start_timeout: float = 30.0,
     ) -> None:
-        self.argv = argv
-        self.name = name
-        self.cwd = cwd
-        self.options = dict(options or {})
+        super().__init__(argv, name, cwd, options, start_timeout)
         self.max_memory = max_memory
-        self.start_timeout = start_timeout
-        self._proc: EngineProcess | None = None
         self._size: tuple[int, int] | None = None
         self._synced: list[str] = []
         self._tc = TimeControl()
 
     def _expect_ok(self, command: str) -> None:
-        assert self._proc is not None
-        self._proc.send(command)
+        proc = self._running()
+        proc.send(command)
         deadline = time.monotonic() + self.start_timeout
         while True:
-            line = self._proc.readline(deadline)
+            line = proc.readline(deadline)
             word = line.strip().split(" ", 1)[0].upper()
             if word == "OK":
                 return
@@ -69,17 +65,15 @@ class PbrainPlayer(Player):
 
     def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
         size = (setup.width, setup.height)
-        if self._proc is None or not self._proc.alive or self._size != size:
-            if self._proc is not None:
-                self._proc.close("END")
-            self._proc = EngineProcess(self.argv, self.cwd, self.name)
+        if self._stopped or self._size != size:
+            self._restart()
             w, h = size
             self._expect_ok(f"START {w}" if w == h else f"RECTSTART {w},{h}")
             self._size = size
         else:
             self._expect_ok("RESTART")
         self._tc = tc
-        proc = self._proc
+        proc = self._running()
         turn = tc.movetime if tc.movetime is not None else (tc.base or 0.0) + tc.increment
         proc.send(f"INFO timeout_turn {int(turn * 1000)}")
         proc.send(f"INFO timeout_match {int((tc.base or 0.0) * 1000)}")
@@ -91,9 +85,7 @@ class PbrainPlayer(Player):
         self._synced = []
 
     def think(self, referee: Referee, limits: Limits, deadline: float | None) -> Reply:
-        proc = self._proc
-        if proc is None:
-            raise EngineFailure("start", f"{self.name} was not started")
+        proc = self._running()
         if limits.time_left is not None:
             proc.send(f"INFO time_left {max(0, int(limits.time_left * 1000))}")
             if self._tc.movetime is None:
@@ -124,11 +116,3 @@ class PbrainPlayer(Player):
                 f"{self.name} sent {line.strip()[:80]!r} instead of a move",
                 self.last_output(),
             )
-
-    def last_output(self) -> list[str]:
-        return self._proc.output() if self._proc is not None else []
-
-    def close(self) -> None:
-        if self._proc is not None:
-            self._proc.close("END")
-            self._proc = None

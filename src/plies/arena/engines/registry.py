@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from plies.arena.engines.base import Player
+from plies.arena.game import Referee
 from plies.errors import InvalidOption
 
 EngineFactory = Callable[[dict[str, str], str], Player]
@@ -60,24 +62,29 @@ DOTS_AGENTS = ("random", "minimax", "alphabeta", "negamax", "montecarlo", "mcts"
 DOTS_AGENTS += ("solver", "perfect")
 
 
-def _dots_agent_factory(agent_name: str) -> EngineFactory:
-    """A factory wrapping ``plies.search.agents.make_agent(agent_name?options)`` for Dots."""
+def _agent_factory(
+    agent_name: str,
+    game: str,
+    to_game: Callable[[Referee], Any],
+    move_text: Callable[[Any], str],
+) -> EngineFactory:
+    """A factory wrapping ``plies.search.agents.make_agent(agent_name?options)`` in an
+    :class:`~plies.arena.engines.inprocess.AgentPlayer` for ``game``."""
 
-    def factory(options: dict[str, str], name: str):
+    def factory(options: dict[str, str], name: str) -> Player:
         from plies.arena.engines.inprocess import AgentPlayer
         from plies.search.agents import make_agent
 
         query = "&".join(f"{key}={value}" for key, value in options.items())
         agent = make_agent(agent_name + (f"?{query}" if query else ""))
-        return AgentPlayer(
-            agent,
-            name,
-            frozenset({"dots"}),
-            lambda referee: referee.board.copy(),
-            referee_text,
-        )
+        return AgentPlayer(agent, name, frozenset({game}), to_game, move_text)
 
     return factory
+
+
+def _dots_agent_factory(agent_name: str) -> EngineFactory:
+    """A factory for a Dots agent: it gets a copy of the referee's board."""
+    return _agent_factory(agent_name, "dots", lambda referee: referee.board.copy(), referee_text)
 
 
 def referee_text(move) -> str:
@@ -85,22 +92,13 @@ def referee_text(move) -> str:
     return str(int(move))
 
 
+def _gomoku_game(referee: Referee) -> Any:
+    """The Gomoku agents' Game object over a copy of the referee's board."""
+    from plies.gomoku.game import GomokuGame
+
+    return GomokuGame(referee.board.copy())
+
+
 def _gomoku_agent_factory(agent_name: str) -> EngineFactory:
-    """A factory wrapping ``plies.search.agents.make_agent(agent_name?options)``."""
-
-    def factory(options: dict[str, str], name: str):
-        from plies.arena.engines.inprocess import AgentPlayer
-        from plies.gomoku.game import GomokuGame
-        from plies.search.agents import make_agent
-
-        query = "&".join(f"{key}={value}" for key, value in options.items())
-        agent = make_agent(agent_name + (f"?{query}" if query else ""))
-        return AgentPlayer(
-            agent,
-            name,
-            frozenset({"gomoku"}),
-            lambda referee: GomokuGame(referee.board.copy()),
-            lambda move: move.pbrain(),
-        )
-
-    return factory
+    """A factory for a Gomoku agent (moves as pbrain ``x,y``)."""
+    return _agent_factory(agent_name, "gomoku", _gomoku_game, lambda move: move.pbrain())

@@ -12,8 +12,8 @@ from __future__ import annotations
 import contextlib
 import time
 
-from plies.arena.engines.base import MATE_SCORE, EngineFailure, Limits, Player, Reply
-from plies.arena.engines.process import EngineProcess
+from plies.arena.engines.base import EngineFailure, Limits, Reply, mate_score
+from plies.arena.engines.external import ExternalPlayer
 from plies.arena.game import GameSetup, Referee
 from plies.arena.timecontrol import TimeControl
 
@@ -41,66 +41,43 @@ def parse_info_score(tokens: list[str]) -> tuple[int | None, int | None]:
                 if kind == "cp":
                     score = n
                 elif kind == "mate":
-                    plies = 2 * n - 1 if n > 0 else -2 * n
-                    score = MATE_SCORE - plies if n > 0 else -(MATE_SCORE - plies)
+                    score = mate_score(n)
             i += 3
             continue
         i += 1
     return score, depth
 
 
-class UciPlayer(Player):
+class UciPlayer(ExternalPlayer):
     """A UCI engine run as a process; ``options`` are sent as ``setoption`` at start-up."""
 
     games = frozenset({"chess"})
-
-    def __init__(
-        self,
-        argv: list[str],
-        name: str,
-        cwd: str | None = None,
-        options: dict[str, str] | None = None,
-        start_timeout: float = 30.0,
-    ) -> None:
-        self.argv = argv
-        self.name = name
-        self.cwd = cwd
-        self.options = dict(options or {})
-        self.start_timeout = start_timeout
-        self._proc: EngineProcess | None = None
-        self.engine_name: str | None = None
+    engine_name: str | None = None  # from the engine's ``id name`` line
 
     def _wait_for(self, word: str) -> None:
-        assert self._proc is not None
+        proc = self._running()
         deadline = time.monotonic() + self.start_timeout
         while True:
-            line = self._proc.readline(deadline).strip()
+            line = proc.readline(deadline).strip()
             if line == word:
                 return
             if line.startswith("id name "):
                 self.engine_name = line[8:].strip()
 
-    def _start(self) -> None:
-        self._proc = EngineProcess(self.argv, self.cwd, self.name)
-        self._proc.send("uci")
-        self._wait_for("uciok")
-        for key, value in self.options.items():
-            self._proc.send(f"setoption name {key} value {value}")
-
     def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
-        if self._proc is None or not self._proc.alive:
-            if self._proc is not None:
-                self._proc.close("quit")
-            self._start()
-        assert self._proc is not None
-        self._proc.send("ucinewgame")
-        self._proc.send("isready")
+        if self._stopped:
+            proc = self._restart()
+            proc.send("uci")
+            self._wait_for("uciok")
+            for key, value in self.options.items():
+                proc.send(f"setoption name {key} value {value}")
+        proc = self._running()
+        proc.send("ucinewgame")
+        proc.send("isready")
         self._wait_for("readyok")
 
     def think(self, referee: Referee, limits: Limits, deadline: float | None) -> Reply:
-        proc = self._proc
-        if proc is None:
-            raise EngineFailure("start", f"{self.name} was not started")
+        proc = self._running()
         start = f"fen {referee.start_fen}" if referee.start_fen else "startpos"
         moves = " ".join(referee.moves)
         proc.send(f"position {start}" + (f" moves {moves}" if moves else ""))
@@ -123,14 +100,6 @@ class UciPlayer(Player):
                         "protocol", f"{self.name} sent bestmove without a move", self.last_output()
                     )
                 return Reply(tokens[1], score, depth)
-
-    def last_output(self) -> list[str]:
-        return self._proc.output() if self._proc is not None else []
-
-    def close(self) -> None:
-        if self._proc is not None:
-            self._proc.close("quit")
-            self._proc = None
 
 
 def _go_arguments(side: int, limits: Limits) -> str:

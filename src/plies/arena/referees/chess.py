@@ -5,6 +5,7 @@ from __future__ import annotations
 import chess
 
 from plies.arena.game import GameSetup, Opening, Outcome
+from plies.arena.referees.base import BoardReferee
 from plies.errors import InvalidMove, InvalidOption
 
 _TERMINATIONS = {
@@ -18,33 +19,22 @@ _TERMINATIONS = {
 }
 
 
-class ChessReferee:
+class ChessReferee(BoardReferee[chess.Board]):
     """Plays UCI moves (``e2e4``, ``e7e8q``) from the opening's FEN (or the start position).
     Draws by the 50-move rule and threefold repetition are adjudicated at once, as
     cutechess does."""
 
-    def __init__(self, setup: GameSetup, opening: Opening) -> None:
-        self.setup = setup
+    COLOURS = ("white", "black")
+
+    def _new_board(self, setup: GameSetup, opening: Opening) -> chess.Board:
         try:
-            self._board = chess.Board(opening.fen) if opening.fen else chess.Board()
+            board = chess.Board(opening.fen) if opening.fen else chess.Board()
         except ValueError as exc:
             raise InvalidOption(f"opening {opening.name}: bad FEN: {exc}") from None
-        if not self._board.is_valid():
+        if not board.is_valid():
             raise InvalidOption(f"opening {opening.name}: the FEN is not a legal position")
-        self.start_fen = self._board.fen() if opening.fen else None
-        self.moves: list[str] = []
-        for text in opening.moves:
-            try:
-                self.play(text)
-            except InvalidMove as exc:
-                raise InvalidOption(f"opening {opening.name}: {exc}") from None
-        if self.outcome() is not None:
-            raise InvalidOption(f"opening {opening.name} already ends the game")
-        self.opening_length = len(self.moves)
-
-    @property
-    def board(self) -> chess.Board:
-        return self._board
+        self.start_fen = board.fen() if opening.fen else None
+        return board
 
     def to_move(self) -> int:
         return 0 if self._board.turn == chess.WHITE else 1
@@ -73,6 +63,3 @@ class ChessReferee:
             return None
         winner = None if result.winner is None else (0 if result.winner == chess.WHITE else 1)
         return Outcome(winner, _TERMINATIONS.get(result.termination, result.termination.name))
-
-    def colour_name(self, index: int) -> str:
-        return ("white", "black")[index]

@@ -7,31 +7,17 @@ The game ends when every line is drawn; the side with more boxes wins (equal: a 
 from __future__ import annotations
 
 from plies.arena.game import GameSetup, Opening, Outcome
+from plies.arena.referees.base import BoardReferee
 from plies.dots.rules import Board
-from plies.errors import InvalidMove, InvalidOption
 
 
-class DotsReferee:
+class DotsReferee(BoardReferee[Board]):
     """``setup.height`` x ``setup.width`` boxes; colour 0 (``A``) moves first."""
 
-    start_fen = None
+    COLOURS = ("A", "B")
 
-    def __init__(self, setup: GameSetup, opening: Opening) -> None:
-        self.setup = setup
-        self._board = Board(setup.height, setup.width)
-        self.moves: list[str] = []
-        for text in opening.moves:
-            try:
-                self.play(text)
-            except InvalidMove as exc:
-                raise InvalidOption(f"opening {opening.name}: {exc}") from None
-        if self._board.is_over:
-            raise InvalidOption(f"opening {opening.name} already ends the game")
-        self.opening_length = len(self.moves)
-
-    @property
-    def board(self) -> Board:
-        return self._board
+    def _new_board(self, setup: GameSetup, opening: Opening) -> Board:
+        return Board(setup.height, setup.width)
 
     def to_move(self) -> int:
         return self._board.to_move
@@ -53,9 +39,6 @@ class DotsReferee:
         a, c = b.scores
         winner = 0 if a > c else (1 if c > a else None)
         return Outcome(winner, f"boxes {a}-{c}")
-
-    def colour_name(self, index: int) -> str:
-        return ("A", "B")[index]
 
 
 def dots_record_text(result, event: str) -> str:

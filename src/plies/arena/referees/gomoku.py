@@ -3,34 +3,18 @@
 from __future__ import annotations
 
 from plies.arena.game import GameSetup, Opening, Outcome
-from plies.errors import InvalidMove, InvalidOption
+from plies.arena.referees.base import BoardReferee
 from plies.gomoku.board import Board
 
 
-class GomokuReferee:
+class GomokuReferee(BoardReferee[Board]):
     """Plays moves given as ``x,y`` (or ``h8``) on a :class:`Board`; black's forbidden moves
     under Renju lose the game (they are played, then judged)."""
 
-    start_fen = None
+    COLOURS = ("black", "white")
 
-    def __init__(self, setup: GameSetup, opening: Opening) -> None:
-        self.setup = setup
-        self._board = Board(
-            width=setup.width, height=setup.height, rule=setup.rule, forbidden="loses"
-        )
-        self.moves: list[str] = []
-        for text in opening.moves:
-            try:
-                self.play(text)
-            except InvalidMove as exc:
-                raise InvalidOption(f"opening {opening.name}: {exc}") from None
-        if self._board.is_over:
-            raise InvalidOption(f"opening {opening.name} already ends the game")
-        self.opening_length = len(self.moves)
-
-    @property
-    def board(self) -> Board:
-        return self._board
+    def _new_board(self, setup: GameSetup, opening: Opening) -> Board:
+        return Board(width=setup.width, height=setup.height, rule=setup.rule, forbidden="loses")
 
     def to_move(self) -> int:
         return self._board.to_move - 1
@@ -57,6 +41,3 @@ class GomokuReferee:
         if b.black_is_stuck:
             return Outcome(None, "board full (only forbidden points left for black)")
         return None
-
-    def colour_name(self, index: int) -> str:
-        return ("black", "white")[index]
