@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from plies.dots.rules import Board
 from plies.dots.solver import Solver, SolveResult
+from plies.search.bench import BenchReport
 
 POSITIONS: list[tuple[str, str]] = [
     ("2x4", ""),
@@ -35,20 +36,25 @@ class BenchLine:
     result: SolveResult
 
 
-@dataclass
-class BenchReport:
-    lines: list[BenchLine]
-    nodes: int
-    seconds: float
-    nps: int
-    signature: str
+class DotsBenchReport(BenchReport):
+    """The report every ``plies bench`` prints, with the Dots signature: 64 bits of a SHA-256
+    over each position's size, moves, value and node count (so a wrong value shows too)."""
+
+    @property
+    def signature(self) -> str:
+        digest = hashlib.sha256()
+        for line in self.lines:
+            result = line.result
+            digest.update(f"{line.size}|{line.moves}|{result.value}|{result.nodes};".encode())
+        return digest.hexdigest()[:16]
 
 
 def run_bench(
     full: bool = False, hash_bits: int = 22, progress: Callable[[BenchLine], None] | None = None
-) -> BenchReport:
+) -> DotsBenchReport:
+    """Solve the fixed positions (see the module docstring), calling ``progress(line)`` after
+    each."""
     lines = []
-    digest = hashlib.sha256()
     solvers: dict[str, Solver] = {}
     for size, moves in POSITIONS + (FULL_EXTRA if full else []):
         rows, cols = (int(x) for x in size.split("x"))
@@ -63,14 +69,11 @@ def run_bench(
         result = solver.solve(board, best_moves=False)
         line = BenchLine(size, moves, result)
         lines.append(line)
-        digest.update(f"{size}|{moves}|{result.value}|{result.nodes};".encode())
         if progress:
             progress(line)
     nodes = sum(x.result.nodes for x in lines)
     seconds = sum(x.result.seconds for x in lines)
-    return BenchReport(
-        lines, nodes, seconds, int(nodes / max(seconds, 1e-9)), digest.hexdigest()[:16]
-    )
+    return DotsBenchReport(lines, nodes, seconds)
 
 
 def default_hash_bits(rows: int, cols: int) -> int:

@@ -128,6 +128,28 @@ def parse_size(text: str) -> tuple[int, int]:
 
 # --- kernels -----------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
+def count_line(counts, line_boxes, line):
+    """Count ``line`` as a side of the boxes it borders; return how many it completed."""
+    done = 0
+    for j in range(2):
+        b = line_boxes[line, j]
+        if b >= 0:
+            counts[b] += 1
+            if counts[b] == 4:
+                done += 1
+    return done
+
+
+@njit(cache=True, nogil=True)
+def uncount_line(counts, line_boxes, line):
+    """Undo :func:`count_line`."""
+    for j in range(2):
+        b = line_boxes[line, j]
+        if b >= 0:
+            counts[b] -= 1
+
+
+@njit(cache=True, nogil=True)
 def draw_line(drawn, counts, owner, line_boxes, line, mark):
     """Draw ``line``; boxes it completes get ``owner = mark``; return how many it completed."""
     drawn[line] = 1
@@ -173,14 +195,7 @@ def playout(drawn, counts, line_boxes, to_move, seed):
     player = to_move
     margin = 0
     for i in range(n):
-        line = free[i]
-        done = 0
-        for j in range(2):
-            b = line_boxes[line, j]
-            if b >= 0:
-                cnt[b] += 1
-                if cnt[b] == 4:
-                    done += 1
+        done = count_line(cnt, line_boxes, free[i])
         if done:
             margin += done if player == 0 else -done
         else:

@@ -44,7 +44,14 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from plies.dots.rules import MAX_LINES, Board, geometry, parse_size
+from plies.dots.rules import (
+    MAX_LINES,
+    Board,
+    count_line,
+    geometry,
+    parse_size,
+    uncount_line,
+)
 from plies.errors import GameOver, InvalidOption
 
 # params indices (tunables live in an array, see DESIGN.md)
@@ -149,26 +156,6 @@ def _popcount(x):
         x &= x - 1
         n += 1
     return n
-
-
-@njit(cache=True, nogil=True)
-def _draw(counts, lb, line):
-    done = 0
-    for j in range(2):
-        b = lb[line, j]
-        if b >= 0:
-            counts[b] += 1
-            if counts[b] == 4:
-                done += 1
-    return done
-
-
-@njit(cache=True, nogil=True)
-def _erase(counts, lb, line):
-    for j in range(2):
-        b = lb[line, j]
-        if b >= 0:
-            counts[b] -= 1
 
 
 @njit(cache=True, nogil=True)
@@ -297,24 +284,12 @@ def _search(
                     end_m = m
     if forced >= 0:
         stats[S_FORCED] += 1
-        k = _draw(counts, lb, forced)
+        k = count_line(counts, lb, forced)
         v = k + _search(
-            mask | (np.int64(1) << forced),
-            remaining - k,
-            alpha - k,
-            beta - k,
-            counts,
-            lb,
-            bl,
-            order,
-            tt_key,
-            tt_val,
-            tab,
-            perm,
-            params,
-            stats,
-        )
-        _erase(counts, lb, forced)
+            mask | (np.int64(1) << forced), remaining - k, alpha - k, beta - k, counts, lb, bl,
+            order, tt_key, tt_val, tab, perm, params, stats,
+        )  # fmt: skip
+        uncount_line(counts, lb, forced)
         return v
     if params[P_LOONY] and not any_capture:
         v = _loony_value(mask, counts, lb, bl)
@@ -397,43 +372,18 @@ def _search(
                 break
     for i in range(n):
         line = moves[i]
-        k = _draw(counts, lb, line)
-        child = mask | (np.int64(1) << line)
+        k = count_line(counts, lb, line)
+        # a completed box: the mover moves again; else the opponent's value, negated
         if k > 0:
-            v = k + _search(
-                child,
-                remaining - k,
-                a - k,
-                b_ - k,
-                counts,
-                lb,
-                bl,
-                order,
-                tt_key,
-                tt_val,
-                tab,
-                perm,
-                params,
-                stats,
-            )
+            sign, c_alpha, c_beta = 1, a - k, b_ - k
         else:
-            v = -_search(
-                child,
-                remaining,
-                -b_,
-                -a,
-                counts,
-                lb,
-                bl,
-                order,
-                tt_key,
-                tt_val,
-                tab,
-                perm,
-                params,
-                stats,
-            )
-        _erase(counts, lb, line)
+            sign, c_alpha, c_beta = -1, -b_, -a
+        child = mask | (np.int64(1) << line)
+        v = k + sign * _search(
+            child, remaining - k, c_alpha, c_beta, counts, lb, bl, order, tt_key, tt_val, tab,
+            perm, params, stats,
+        )  # fmt: skip
+        uncount_line(counts, lb, line)
         if v > best:
             best = v
             best_move = line
@@ -570,6 +520,16 @@ class Solver:
             raise SolveAborted("the solver's limit was reached before the position was solved")
         return int(v)
 
+    def _after(
+        self, child: int, counts: np.ndarray, remaining: int, k: int, alpha: int, beta: int
+    ) -> int:
+        """The mover's value within ``(alpha, beta)`` after a line that completed ``k`` boxes
+        (``child``, ``counts``: the position after it): the mover moves again when ``k > 0``,
+        else it is the opponent's value, negated."""
+        if k:
+            return k + self._value(child, counts, remaining - k, alpha - k, beta - k)
+        return -self._value(child, counts, remaining, -beta, -alpha)
+
     def _mtdf(self, mask: int, counts: np.ndarray, remaining: int, guess: int) -> int:
         """The exact value by null-window tests (MTD(f)). A value has the parity of the boxes
         left (mine - theirs with mine + theirs = remaining), so each test is ``v >= t`` for
@@ -621,18 +581,13 @@ class Solver:
             if best_moves:
                 seen: dict[int, bool] = {}
                 for line in board.ordered_moves():
-                    k = int(_draw(counts, self.geo.line_boxes, line))
+                    k = int(count_line(counts, self.geo.line_boxes, line))
                     child = mask | (1 << line)
                     canon = int(_canonical(np.int64(child), self.tab))
                     if canon not in seen:
-                        if k:
-                            v = k + self._value(
-                                child, counts, remaining - k, rest - 1 - k, rest - k
-                            )
-                        else:
-                            v = -self._value(child, counts, remaining, -rest, -rest + 1)
+                        v = self._after(child, counts, remaining, k, rest - 1, rest)
                         seen[canon] = v >= rest
-                    _erase(counts, self.geo.line_boxes, line)
+                    uncount_line(counts, self.geo.line_boxes, line)
                     if seen[canon]:
                         found.append(self.geo.text(line))
                         values[self.geo.text(line)] = rest
