@@ -7,7 +7,9 @@ Bad input (any :class:`plies.errors.PliesError`) is handled once, in :func:`main
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -18,6 +20,9 @@ from plies.errors import InvalidOption, PliesError
 from plies.gomoku.board import Board
 from plies.gomoku.records import FORMATS, GameRecord, example_record, load_record
 from plies.gomoku.rules import RULE_NAMES
+
+if TYPE_CHECKING:
+    from plies.search.bench import BenchReport
 
 _STONE_STYLES = {"X": "bold cyan", "O": "bold magenta", "*": "bold red"}
 
@@ -92,6 +97,13 @@ def print_game(record: GameRecord, board: Board, show_forbidden: bool) -> None:
             out.print(Text(f"forbidden points for black (*): {listed}"))
 
 
+def _rule_option(help_text: str, **kwargs: Any) -> Callable:
+    """The ``--rule`` option: a Gomoku rule name, in any case."""
+    return click.option(
+        "--rule", type=click.Choice(RULE_NAMES, case_sensitive=False), help=help_text, **kwargs
+    )
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="plies")
 def cli() -> None:
@@ -120,11 +132,7 @@ def demo(html_out: str | None) -> None:
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
-@click.option(
-    "--rule",
-    type=click.Choice(RULE_NAMES, case_sensitive=False),
-    help="Replay under this rule instead of the record's (default freestyle).",
-)
+@_rule_option("Replay under this rule instead of the record's (default freestyle).")
 @click.option("--size", metavar="N|WxH", help="Board size, replacing the record's.")
 @click.option(
     "--format",
@@ -176,13 +184,7 @@ def _size_option(size: str | None) -> tuple[int, int]:
 
 
 @cli.command()
-@click.option(
-    "--rule",
-    type=click.Choice(RULE_NAMES, case_sensitive=False),
-    default="freestyle",
-    show_default=True,
-    help="The rule.",
-)
+@_rule_option("The rule.", default="freestyle", show_default=True)
 @click.option("--size", metavar="N|WxH", help="Board size (default 15).")
 @click.option(
     "--engine",
@@ -261,47 +263,54 @@ def bench(game: str, depth: int | None, nodes: int | None) -> None:
         return _bench_dots()
     from plies.gomoku.engine.bench import DEFAULT_DEPTH, run_bench
 
-    out = _console()
-
-    def progress(line) -> None:
+    def line_text(line) -> str:
         r = line.result
-        out.print(
-            Text(
-                f"{line.rule:<10} {line.size}x{line.size} after {line.moves:>2} moves: "
-                f"{r.move.algebraic(line.size) if r.move else '-':<4} {r.score_text:>12} "
-                f"depth {r.depth:>2}  {r.nodes:>10} nodes  {r.nps:>8} nodes/s"
-            )
+        return (
+            f"{line.rule:<10} {line.size}x{line.size} after {line.moves:>2} moves: "
+            f"{r.move.algebraic(line.size) if r.move else '-':<4} {r.score_text:>12} "
+            f"depth {r.depth:>2}  {r.nodes:>10} nodes  {r.nps:>8} nodes/s"
         )
 
-    report = run_bench(
-        depth=depth or (None if nodes else DEFAULT_DEPTH), nodes=nodes, progress=progress
-    )
-    out.print(Text(f"{report.nodes} nodes"))
-    out.print(Text(f"{report.nps} nodes/s"))
-    out.print(Text(f"signature {report.signature}"))
+    _run_engine_bench(run_bench, DEFAULT_DEPTH, depth, nodes, line_text)
 
 
 def _bench_chess(depth: int | None, nodes: int | None) -> None:
     """``plies bench chess`` (plies.chess.engine.bench)."""
     from plies.chess.engine.bench import DEFAULT_DEPTH, run_bench
 
-    out = _console()
-
-    def progress(line) -> None:
+    def line_text(line) -> str:
         r = line.result
-        out.print(
-            Text(
-                f"{r.move.uci() if r.move else '-':<6} {r.score_text:>9} depth {r.depth:>2} "
-                f"{r.nodes:>10} nodes {r.nps:>9} nodes/s  {line.fen}"
-            )
+        return (
+            f"{r.move.uci() if r.move else '-':<6} {r.score_text:>9} depth {r.depth:>2} "
+            f"{r.nodes:>10} nodes {r.nps:>9} nodes/s  {line.fen}"
         )
 
+    _run_engine_bench(run_bench, DEFAULT_DEPTH, depth, nodes, line_text)
+
+
+def _run_engine_bench(
+    run_bench: Callable[..., BenchReport],
+    default_depth: int,
+    depth: int | None,
+    nodes: int | None,
+    line_text: Callable[[Any], str],
+) -> None:
+    """Run an engine's bench (``default_depth`` unless a depth or node limit is given),
+    printing ``line_text(line)`` per position, then the report."""
+    out = _console()
     report = run_bench(
-        depth=depth or (None if nodes else DEFAULT_DEPTH), nodes=nodes, progress=progress
+        depth=depth or (None if nodes else default_depth),
+        nodes=nodes,
+        progress=lambda line: out.print(Text(line_text(line))),
     )
-    out.print(Text(f"{report.nodes} nodes"))
-    out.print(Text(f"{report.nps} nodes/s"))
-    out.print(Text(f"signature {report.signature}"))
+    _print_bench_report(report, lambda text: out.print(Text(text)))
+
+
+def _print_bench_report(report: BenchReport, say: Callable[[str], object]) -> None:
+    """The three lines every ``plies bench`` ends with: nodes, nodes/s, signature."""
+    say(f"{report.nodes} nodes")
+    say(f"{report.nps} nodes/s")
+    say(f"signature {report.signature}")
 
 
 @cli.command()
@@ -310,7 +319,7 @@ def _bench_chess(depth: int | None, nodes: int | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Dots: print the result as JSON.")
 @click.option("--hash-bits", type=int, help="Dots: table size (2**N slots; default by size).")
 @click.option("--moves", default=None, help="The position as a move list instead of a FILE.")
-@click.option("--rule", type=click.Choice(RULE_NAMES, case_sensitive=False), help="The rule.")
+@_rule_option("The rule.")
 @click.option("--size", metavar="N|WxH", help="Board size.")
 @click.option("--vct", "use_vct", is_flag=True, help="Search threes too (VCT), not only fours.")
 @click.option("--depth", type=int, default=None, help="Most attacker moves (VCF 64, VCT 12).")
@@ -378,10 +387,7 @@ def _bench_dots() -> None:
             f"{r.nodes:>10} nodes {r.seconds:8.3f} s"
         )
 
-    report = run_bench(progress=progress)
-    click.echo(f"{report.nodes} nodes")
-    click.echo(f"{report.nps} nodes/s")
-    click.echo(f"signature {report.signature}")
+    _print_bench_report(run_bench(progress=progress), click.echo)
 
 
 @cli.command()
@@ -424,13 +430,7 @@ def _arena_options(func):
             type=click.Choice(["gomoku", "chess", "dots"]),
             help="Default: chess for UCI engines, else gomoku.",
         ),
-        click.option(
-            "--rule",
-            type=click.Choice(RULE_NAMES, case_sensitive=False),
-            default="freestyle",
-            show_default=True,
-            help="Gomoku rule.",
-        ),
+        _rule_option("Gomoku rule.", default="freestyle", show_default=True),
         click.option(
             "--size", metavar="N|WxH", help="Board size (Gomoku default 15; dots RxC boxes, 3x3)."
         ),
@@ -577,7 +577,7 @@ def tournament(fmt, **kw) -> None:
 # --- plies analyze (game review) ---------------------------------------------------------------
 @cli.command()
 @click.argument("file", type=str)
-@click.option("--rule", type=click.Choice(RULE_NAMES, case_sensitive=False), help="The rule.")
+@_rule_option("The rule.")
 @click.option("--size", metavar="N|WxH", help="Board size, replacing the record's.")
 @click.option("--movetime", type=float, help="Seconds per position (default 0.5).")
 @click.option("--depth", type=int, help="Search depth per position instead of a time.")
