@@ -12,11 +12,11 @@ pass). The machine is shared: quote medians and expect a factor of two between r
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import time
 
+from plies.dots.charts import wilson
 from plies.dots.rules import Board
 from plies.dots.solver import SolveAborted, Solver
 
@@ -83,15 +83,6 @@ def part_4x4(budget: float, seed: int = 1) -> None:
         except SolveAborted:
             print(f"   {len(board.history):>2} drawn, {free} free: not solved in {budget:.0f} s")
             break
-
-
-def wilson(wins: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    z, p = 1.96, wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
 
 
 def part_agents(games: int) -> None:

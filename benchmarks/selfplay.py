@@ -94,6 +94,18 @@ def parse_params(items: list[str]) -> dict:
     return out
 
 
+def make_engine(rule: str, size: int, off: list[str], params: list[str]) -> Engine:
+    """An engine (16 MB table) with the features ``off`` switched off and the ``NAME=VALUE``
+    ``params`` set."""
+    return Engine(
+        rule,
+        size,
+        hash_mb=16,
+        features={f: False for f in off},
+        params=parse_params(params),
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rule", default="freestyle")
@@ -108,20 +120,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.movetime is None and args.nodes is None:
         args.movetime = 0.1
-    a = Engine(
-        args.rule,
-        args.size,
-        hash_mb=16,
-        features={f: False for f in args.a_off},
-        params=parse_params(args.a_param),
-    )
-    b = Engine(
-        args.rule,
-        args.size,
-        hash_mb=16,
-        features={f: False for f in args.b_off},
-        params=parse_params(args.b_param),
-    )
+    a = make_engine(args.rule, args.size, args.a_off, args.a_param)
+    b = make_engine(args.rule, args.size, args.b_off, args.b_param)
     total = 0.0
     games = 0
     wins = draws = losses = 0
