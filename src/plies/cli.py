@@ -608,6 +608,20 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
     import io
 
     from plies.analysis.chess import looks_like_pgn
+    from plies.analysis.session import AnalyzeRequest
+
+    request = AnalyzeRequest(
+        movetime=movetime,
+        depth=depth,
+        nodes=nodes,
+        threads=threads,
+        workers=workers,
+        lang=lang,
+        json_out=json_out,
+        html_out=html_out,
+        use_cache=not no_cache,
+        notable_only=not all_moves,
+    )
 
     text = None
     if file == "-":
@@ -626,12 +640,7 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
         from plies.analysis import chess as chess_review
 
         chess_review.check_options(rule, size, book)
-        chess_review.review_file(
-            file, movetime=movetime, depth=depth, nodes=nodes, threads=threads,
-            workers=workers, lang=lang, json_out=json_out, html_out=html_out,
-            use_cache=not no_cache, notable_only=not all_moves, console=_console(),
-            game=game_number, text=text,
-        )  # fmt: skip
+        chess_review.review_file(file, request, console=_console(), game=game_number, text=text)
         return
     if game_number is not None:
         raise InvalidOption("--game applies to PGN (chess) files only")
@@ -641,11 +650,7 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
     if text is not None:
         sys.stdin = io.StringIO(text)  # the Gomoku reader reads "-" from stdin
     try:
-        review_file(
-            file, rule=rule, size=size, movetime=movetime, depth=depth, nodes=nodes,
-            threads=threads, workers=workers, lang=lang, json_out=json_out, html_out=html_out,
-            book=book, use_cache=not no_cache, notable_only=not all_moves, console=_console(),
-        )  # fmt: skip
+        review_file(file, request, rule=rule, size=size, book=book, console=_console())
     finally:
         sys.stdin = saved
 

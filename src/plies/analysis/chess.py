@@ -631,28 +631,10 @@ def _result(game: chess.pgn.Game, final: chess.Board) -> str | None:
     return {"1-0": "white", "0-1": "black", "1/2-1/2": "draw"}.get(game.headers.get("Result", "*"))
 
 
-def numbered_path(path: str, number: int, count: int) -> str:
-    """``path`` for game ``number`` of ``count``: unchanged for one game, else ``-N`` before
-    the suffix (``r.json`` -> ``r-2.json``)."""
-    if count <= 1:
-        return path
-    p = Path(path)
-    return str(p.with_name(f"{p.stem}-{number}{p.suffix}"))
-
-
 def review_file(
     path: str,
+    request: session.AnalyzeRequest,
     *,
-    movetime: float | None = None,
-    depth: int | None = None,
-    nodes: int | None = None,
-    threads: int = 1,
-    workers: int | None = None,
-    lang: str = "en",
-    json_out: str | None = None,
-    html_out: str | None = None,
-    use_cache: bool = True,
-    notable_only: bool = False,
     console=None,
     game: int | None = None,
     text: str | None = None,
@@ -667,24 +649,21 @@ def review_file(
 
     from rich.console import Console
 
-    from plies.analysis.review import default_workers
-
     console = console or Console()
     if path == "-":
         games = load_pgn_games(text=sys.stdin.read() if text is None else text, game=game)
     else:
         games = load_pgn_games(path, game=game)
-    budget = session.command_budget(movetime, depth, nodes, threads)
+    budget = request.budget()
     count = len(games)
     first = game or 1
-    reviews = session.with_progress(
+    reviews = request.run(
         console,
-        use_cache,
         lambda cache, progress: review_games(
             games,
             budget,
-            lang=lang,
-            workers=workers or default_workers(),
+            lang=request.lang,
+            workers=request.pool_size(),
             cache=cache,
             source=None if path == "-" else Path(path).name,
             on_progress=progress,
@@ -696,13 +675,7 @@ def review_file(
         if count > 1:
             white, black = g.headers.get("White", "?"), g.headers.get("Black", "?")
             console.rule(f"Game {number} of {count}: {white} - {black}")
-        session.report(
-            review,
-            console,
-            notable_only=notable_only,
-            json_out=json_out and numbered_path(json_out, number, count),
-            html_out=html_out and numbered_path(html_out, number, count),
-        )
+        request.report(review, console, number, count)
         done.append(review)
         if not review.complete:
             break  # interrupted: the games after it were not analysed

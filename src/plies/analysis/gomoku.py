@@ -528,20 +528,11 @@ def review_record(
 
 def review_file(
     path: str,
+    request: session.AnalyzeRequest,
     *,
     rule: str | None = None,
     size: str | None = None,
-    movetime: float | None = None,
-    depth: int | None = None,
-    nodes: int | None = None,
-    threads: int = 1,
-    workers: int | None = None,
-    lang: str = "en",
-    json_out: str | None = None,
-    html_out: str | None = None,
     book: str | None = None,
-    use_cache: bool = True,
-    notable_only: bool = False,
     console=None,
 ) -> Review:
     """``plies analyze``: read the game (``-`` is stdin), review it with a progress bar, print
@@ -550,7 +541,6 @@ def review_file(
 
     from rich.console import Console
 
-    from plies.analysis.review import default_workers
     from plies.gomoku.records import load_record, read_record
 
     console = console or Console()
@@ -558,25 +548,24 @@ def review_file(
         record = read_record(sys.stdin.read(), rule=rule, size=size, source="<stdin>")
     else:
         record = load_record(path, rule=rule, size=size)
-    budget = session.command_budget(movetime, depth, nodes, threads, solver_share=SOLVER_SHARE)
+    budget = request.budget(solver_share=SOLVER_SHARE)
     opening_book = None
     if book:
         opening_book = OpeningBook.load(book, record.width, record.height)
-    review = session.with_progress(
+    review = request.run(
         console,
-        use_cache,
         lambda cache, progress: review_record(
             record,
             budget,
             rule=rule,
-            lang=lang,
-            workers=workers or default_workers(),
+            lang=request.lang,
+            workers=request.pool_size(),
             cache=cache,
             book=opening_book,
             on_progress=progress,
         ),
     )
-    session.report(review, console, notable_only=notable_only, json_out=json_out, html_out=html_out)
+    request.report(review, console)
     return review
 
 
