@@ -150,17 +150,21 @@ def uncount_line(counts, line_boxes, line):
 
 
 @njit(cache=True, nogil=True)
+def _set_owner(owner, counts, line_boxes, line, mark):
+    """``owner = mark`` for the complete boxes that ``line`` borders."""
+    for j in range(2):
+        b = line_boxes[line, j]
+        if b >= 0 and counts[b] == 4:
+            owner[b] = mark
+
+
+@njit(cache=True, nogil=True)
 def draw_line(drawn, counts, owner, line_boxes, line, mark):
     """Draw ``line``; boxes it completes get ``owner = mark``; return how many it completed."""
     drawn[line] = 1
-    done = 0
-    for j in range(2):
-        b = line_boxes[line, j]
-        if b >= 0:
-            counts[b] += 1
-            if counts[b] == 4:
-                owner[b] = mark
-                done += 1
+    done = count_line(counts, line_boxes, line)
+    if done:
+        _set_owner(owner, counts, line_boxes, line, mark)
     return done
 
 
@@ -168,12 +172,8 @@ def draw_line(drawn, counts, owner, line_boxes, line, mark):
 def erase_line(drawn, counts, owner, line_boxes, line):
     """Undo :func:`draw_line`."""
     drawn[line] = 0
-    for j in range(2):
-        b = line_boxes[line, j]
-        if b >= 0:
-            if counts[b] == 4:
-                owner[b] = 0
-            counts[b] -= 1
+    _set_owner(owner, counts, line_boxes, line, 0)
+    uncount_line(counts, line_boxes, line)
 
 
 @njit(cache=True, nogil=True)
