@@ -56,7 +56,7 @@ def main() -> None:
     bds = np.stack([p.bd for p in positions])
     sts = np.stack([p.st for p in positions])
     scratch = np.zeros(SCRATCH + 64, dtype=np.int64)
-    out = np.zeros((1, MAX_MOVES), dtype=np.int64)
+    out = np.zeros(MAX_MOVES, dtype=np.int64)
     checksum = _eval_loop(bds, sts, w, scratch, 1)
     _gen_loop(bds, sts, out, 1)
     calls = args.repeat * len(positions)

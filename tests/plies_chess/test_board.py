@@ -64,6 +64,7 @@ def _check_position(pos: Position, board: chess.Board) -> None:
     mg, eg, phase = B.compute_psq(pos.bd, pos.pst)
     assert (pos.st[B.I_MG], pos.st[B.I_EG], pos.st[B.I_PHASE]) == (mg, eg, phase)
     assert bool(B.in_check(pos.bd, pos.st)) == board.is_check()
+    assert bool(B.in_check_fast(pos.bd, pos.st, pos.hist)) == board.is_check()
     # make/undo of every legal move restores the position exactly
     bd, s = _snapshot(pos)
     for mv in pos.legal_ints():

@@ -193,8 +193,7 @@ class Engine:
         self.tablebase = tablebases.open_tablebase(path) if path else None
 
     def new_game(self) -> None:
-        self.tt[0][:] = 0
-        self.tt[1][:] = 0
+        self.tt[:] = 0
         self._contexts = []
 
     def stop(self) -> None:
@@ -211,7 +210,7 @@ class Engine:
 
     def hashfull(self) -> int:
         """Per mille of the first 1000 TT entries written in the current search."""
-        data = self.tt[1][:1000]
+        data = self.tt[1:2000:2]
         used = np.count_nonzero((data != 0) & (((data >> 46) & 0xFF) == self._age))
         return int(used * 1000 // max(1, data.shape[0]))
 

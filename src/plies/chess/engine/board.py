@@ -108,6 +108,22 @@ def _build_tables():
 KNIGHT_TO, KING_TO, RAYS, CASTLE_MASK, Z_PIECE, Z_CASTLE, Z_EP, Z_SIDE = _build_tables()
 
 
+def _build_direction() -> np.ndarray:
+    """direction[a, b]: the index d of the ray ``RAYS[a, d]`` that holds b, else -1."""
+    direction = np.full((64, 64), -1, dtype=np.int64)
+    for sq in range(64):
+        for d in range(8):
+            for k in range(7):
+                t = RAYS[sq, d, k]
+                if t < 0:
+                    break
+                direction[sq, t] = d
+    return direction
+
+
+DIRECTION = _build_direction()
+
+
 @njit(cache=True, nogil=True)
 def encode(fr: int, to: int, promo: int, flag: int) -> int:
     return fr | (to << 6) | (promo << 12) | (flag << 16)
@@ -158,6 +174,90 @@ def attacked(bd, sq: int, by: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def first_piece(bd, sq: int, d: int) -> int:
+    """The first occupied square from ``sq`` along ray ``d`` (-1 if none)."""
+    for k in range(7):
+        t = RAYS[sq, d, k]
+        if t < 0:
+            return -1
+        if bd[t] != 0:
+            return t
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def slides(pt: int, d: int) -> bool:
+    """Piece type ``pt`` moves along rays of direction ``d`` (0-3 lines, 4-7 diagonals)."""
+    return pt == QUEEN or (pt == ROOK if d < 4 else pt == BISHOP)
+
+
+@njit(cache=True, nogil=True)
+def gives_check(bd, st, mv: int) -> bool:
+    """After ``make(mv)``: whether the side to move is in check (exact). Only the moved
+    piece (a direct check) and the line it left (a discovered check) are examined; castling
+    and en passant take the full test."""
+    us = st[I_SIDE]
+    k = st[I_KSQ + us]
+    flag = mv >> 16
+    if flag == FLAG_EP or flag == FLAG_CASTLE:
+        return attacked(bd, k, 1 - us)
+    fr = mv & 63
+    to = (mv >> 6) & 63
+    t = bd[to] & 7
+    if t == KNIGHT:
+        df = abs((to & 7) - (k & 7))
+        dr = abs((to >> 3) - (k >> 3))
+        if (df == 1 and dr == 2) or (df == 2 and dr == 1):
+            return True
+    elif t == PAWN:
+        ahead = 1 if us == BLACK else -1  # the mover's pawn attacks one rank ahead of it
+        if abs((to & 7) - (k & 7)) == 1 and (k >> 3) - (to >> 3) == ahead:
+            return True
+    elif t != KING:
+        d = DIRECTION[to, k]
+        if d >= 0 and slides(t, d) and first_piece(bd, to, d) == k:
+            return True
+    d = DIRECTION[k, fr]
+    if d >= 0:
+        s = first_piece(bd, k, d)
+        if s >= 0:
+            p = bd[s]
+            if (p >> 3) != us and slides(p & 7, d):
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def in_check_fast(bd, st, hist) -> bool:
+    """Whether the side to move is in check, from the last move when there is one (a null
+    move never leaves the opponent in check)."""
+    h = st[I_HPLY]
+    if h == 0:
+        us = st[I_SIDE]
+        return attacked(bd, st[I_KSQ + us], 1 - us)
+    mv = hist[h - 1, H_MOVE]
+    if mv == 0:
+        return False
+    return gives_check(bd, st, mv)
+
+
+@njit(cache=True, nogil=True)
+def pin_ok(bd, fr: int, to: int, k: int, us: int) -> bool:
+    """For a move fr -> to by a non-king piece of side ``us`` (king on ``k``, not in check,
+    not en passant): False when the piece is pinned to its king and leaves the pin line."""
+    d = DIRECTION[k, fr]
+    if d < 0 or first_piece(bd, k, d) != fr:
+        return True
+    s = first_piece(bd, fr, d)
+    if s < 0:
+        return True
+    p = bd[s]
+    if (p >> 3) == us or not slides(p & 7, d):
+        return True
+    return DIRECTION[k, to] == d
+
+
+@njit(cache=True, nogil=True)
 def in_check(bd, st) -> bool:
     us = st[I_SIDE]
     return attacked(bd, st[I_KSQ + us], 1 - us)
@@ -171,9 +271,9 @@ def leaves_check(bd, st) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def generate(bd, st, out, row: int, quiets: bool) -> int:
-    """Pseudo-legal moves into ``out[row, :]``; with ``quiets`` False only captures and queen
-    promotions (the quiescence search). Returns the count."""
+def generate(bd, st, out, base: int, quiets: bool) -> int:
+    """Pseudo-legal moves into the flat ``out[base:]``; with ``quiets`` False only captures and
+    queen promotions (the quiescence search). Returns the count."""
     us = st[I_SIDE]
     them = 1 - us
     ep = st[I_EP]
@@ -197,38 +297,38 @@ def generate(bd, st, out, row: int, quiets: bool) -> int:
             to = sq + fwd
             if r == promo_rank:
                 if bd[to] == 0:
-                    out[row, n] = encode(sq, to, QUEEN, 0)
+                    out[base + n] = encode(sq, to, QUEEN, 0)
                     n += 1
                     if quiets:
                         for pr in range(KNIGHT, QUEEN):
-                            out[row, n] = encode(sq, to, pr, 0)
+                            out[base + n] = encode(sq, to, pr, 0)
                             n += 1
                 for df in (-1, 1):
                     if 0 <= f + df < 8:
                         c = bd[to + df]
                         if c != 0 and (c >> 3) == them:
-                            out[row, n] = encode(sq, to + df, QUEEN, 0)
+                            out[base + n] = encode(sq, to + df, QUEEN, 0)
                             n += 1
                             if quiets:
                                 for pr in range(KNIGHT, QUEEN):
-                                    out[row, n] = encode(sq, to + df, pr, 0)
+                                    out[base + n] = encode(sq, to + df, pr, 0)
                                     n += 1
             else:
                 if quiets and bd[to] == 0:
-                    out[row, n] = encode(sq, to, 0, 0)
+                    out[base + n] = encode(sq, to, 0, 0)
                     n += 1
                     if r == start_rank and bd[to + fwd] == 0:
-                        out[row, n] = encode(sq, to + fwd, 0, FLAG_DOUBLE)
+                        out[base + n] = encode(sq, to + fwd, 0, FLAG_DOUBLE)
                         n += 1
                 for df in (-1, 1):
                     if 0 <= f + df < 8:
                         tgt = to + df
                         c = bd[tgt]
                         if c != 0 and (c >> 3) == them:
-                            out[row, n] = encode(sq, tgt, 0, 0)
+                            out[base + n] = encode(sq, tgt, 0, 0)
                             n += 1
                         elif tgt == ep:
-                            out[row, n] = encode(sq, tgt, 0, FLAG_EP)
+                            out[base + n] = encode(sq, tgt, 0, FLAG_EP)
                             n += 1
         elif t == KNIGHT or t == KING:
             for k in range(8):
@@ -238,10 +338,10 @@ def generate(bd, st, out, row: int, quiets: bool) -> int:
                 c = bd[tgt]
                 if c == 0:
                     if quiets:
-                        out[row, n] = encode(sq, tgt, 0, 0)
+                        out[base + n] = encode(sq, tgt, 0, 0)
                         n += 1
                 elif (c >> 3) == them:
-                    out[row, n] = encode(sq, tgt, 0, 0)
+                    out[base + n] = encode(sq, tgt, 0, 0)
                     n += 1
         else:
             d0 = 4 if t == BISHOP else 0
@@ -254,11 +354,11 @@ def generate(bd, st, out, row: int, quiets: bool) -> int:
                     c = bd[tgt]
                     if c == 0:
                         if quiets:
-                            out[row, n] = encode(sq, tgt, 0, 0)
+                            out[base + n] = encode(sq, tgt, 0, 0)
                             n += 1
                     else:
                         if (c >> 3) == them:
-                            out[row, n] = encode(sq, tgt, 0, 0)
+                            out[base + n] = encode(sq, tgt, 0, 0)
                             n += 1
                         break
     if quiets:
@@ -266,22 +366,22 @@ def generate(bd, st, out, row: int, quiets: bool) -> int:
         if us == WHITE:
             if rights & 1 and bd[5] == 0 and bd[6] == 0 and bd[4] == KING and bd[7] == ROOK:
                 if not attacked(bd, 4, them) and not attacked(bd, 5, them):
-                    out[row, n] = encode(4, 6, 0, FLAG_CASTLE)
+                    out[base + n] = encode(4, 6, 0, FLAG_CASTLE)
                     n += 1
             if rights & 2 and bd[3] == 0 and bd[2] == 0 and bd[1] == 0 and bd[4] == KING:
                 if bd[0] == ROOK and not attacked(bd, 4, them) and not attacked(bd, 3, them):
-                    out[row, n] = encode(4, 2, 0, FLAG_CASTLE)
+                    out[base + n] = encode(4, 2, 0, FLAG_CASTLE)
                     n += 1
         else:
             if rights & 4 and bd[61] == 0 and bd[62] == 0 and bd[60] == (KING | 8):
                 if bd[63] == (ROOK | 8) and not attacked(bd, 60, them):
                     if not attacked(bd, 61, them):
-                        out[row, n] = encode(60, 62, 0, FLAG_CASTLE)
+                        out[base + n] = encode(60, 62, 0, FLAG_CASTLE)
                         n += 1
             if rights & 8 and bd[59] == 0 and bd[58] == 0 and bd[57] == 0:
                 if bd[60] == (KING | 8) and bd[56] == (ROOK | 8):
                     if not attacked(bd, 60, them) and not attacked(bd, 59, them):
-                        out[row, n] = encode(60, 58, 0, FLAG_CASTLE)
+                        out[base + n] = encode(60, 58, 0, FLAG_CASTLE)
                         n += 1
     return n
 
@@ -525,14 +625,25 @@ def insufficient_material(st) -> bool:
 
 @njit(cache=True, nogil=True)
 def legal_moves(bd, st, hist, pst, out, row: int) -> int:
-    """Legal moves into ``out[row, :]`` (generation, then make / check / undo)."""
-    n = generate(bd, st, out, row, True)
+    """Legal moves into ``out[row, :]`` (generation, then pins or make / check / undo)."""
+    flat = out.reshape(out.size)
+    base = row * out.shape[1]
+    n = generate(bd, st, flat, base, True)
+    us = st[I_SIDE]
+    ksq = st[I_KSQ + us]
+    checked = in_check_fast(bd, st, hist)
     k = 0
     for i in range(n):
-        mv = out[row, i]
+        mv = flat[base + i]
+        fr = mv & 63
+        if not (checked or (bd[fr] & 7) == KING or (mv >> 16) == FLAG_EP):
+            if pin_ok(bd, fr, (mv >> 6) & 63, ksq, us):
+                flat[base + k] = mv
+                k += 1
+            continue
         make(bd, st, hist, pst, mv)
         if not leaves_check(bd, st):
-            out[row, k] = mv
+            flat[base + k] = mv
             k += 1
         undo(bd, st, hist)
     return k
@@ -540,13 +651,28 @@ def legal_moves(bd, st, hist, pst, out, row: int) -> int:
 
 @njit(cache=True, nogil=True)
 def perft(bd, st, hist, pst, out, depth: int, ply: int) -> int:
-    """Leaf count at ``depth`` (self-recursive; called from Python only)."""
-    n = generate(bd, st, out, ply, True)
+    """Leaf count at ``depth`` (self-recursive; called from Python only). Legality as in the
+    search: pins for ordinary moves, make + ``leaves_check`` for king moves, en passant and
+    check evasions; the check test from the last move (``in_check_fast``)."""
+    flat = out.reshape(out.size)
+    base = ply * out.shape[1]
+    n = generate(bd, st, flat, base, True)
+    us = st[I_SIDE]
+    ksq = st[I_KSQ + us]
+    checked = in_check_fast(bd, st, hist)
     total = 0
     for i in range(n):
-        mv = out[ply, i]
+        mv = flat[base + i]
+        fr = mv & 63
+        special = checked or (bd[fr] & 7) == KING or (mv >> 16) == FLAG_EP
+        if not special:
+            if not pin_ok(bd, fr, (mv >> 6) & 63, ksq, us):
+                continue
+            if depth <= 1:
+                total += 1
+                continue
         make(bd, st, hist, pst, mv)
-        if not leaves_check(bd, st):
+        if not special or not leaves_check(bd, st):
             if depth <= 1:
                 total += 1
             else:

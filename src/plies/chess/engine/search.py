@@ -45,13 +45,15 @@ from plies.chess.engine.board import (
     QUEEN,
     RAYS,
     ROOK,
-    attacked,
     generate,
+    gives_check,
+    in_check_fast,
     insufficient_material,
     is_repetition,
     leaves_check,
     make,
     make_null,
+    pin_ok,
     undo,
     undo_null,
 )
@@ -126,35 +128,58 @@ def search_knobs(overrides: dict | None = None) -> np.ndarray:
     return k
 
 
-class SearchContext(NamedTuple):
-    """Per-thread search memory, plus the shared transposition table and stop flag."""
+# Per-thread search memory is one flat int64 array (``mem``) and the transposition table one
+# int64 array: numba reference-counts every array a compiled function receives (an atomic
+# increment and decrement per array and call), so the recursive kernel takes a few arrays,
+# not a tuple of twenty. Offsets into ``mem``:
+M_SCRATCH = 0  # evaluate's scratch [0:SCRATCH], SEE's [SCRATCH:SCRATCH + 64]
+M_SEE = SCRATCH
+M_MOVES = SCRATCH + 64  # [MAX_PLY + 1, MAX_MOVES]
+M_SCORES = M_MOVES + (MAX_PLY + 1) * MAX_MOVES
+M_QUIETS = M_SCORES + (MAX_PLY + 1) * MAX_MOVES  # quiet moves tried (history malus)
+M_KILLERS = M_QUIETS + (MAX_PLY + 1) * MAX_MOVES  # [MAX_PLY + 1, 2]
+M_HISTORY = M_KILLERS + (MAX_PLY + 1) * 2  # [2, 64, 64]
+M_COUNTER = M_HISTORY + 2 * 64 * 64  # [16, 64] reply to (piece, to) of the last move
+M_EVALS = M_COUNTER + 16 * 64  # [MAX_PLY + 1] static evaluation per ply (improving)
+M_PV = M_EVALS + MAX_PLY + 1  # [MAX_PLY + 1, MAX_PLY + 1]
+M_PVLEN = M_PV + (MAX_PLY + 1) * (MAX_PLY + 1)  # [MAX_PLY + 1]
+M_EXCLUDED = M_PVLEN + MAX_PLY + 1  # [MAX_MOVES] root moves to skip (MultiPV), -1 terminated
+M_STATS = M_EXCLUDED + MAX_MOVES  # [S_COUNT]
+M_LMR = M_STATS + S_COUNT  # [64, MAX_MOVES]
+M_FEATURES = M_LMR + 64 * MAX_MOVES  # [F_COUNT]
+M_KNOBS = M_FEATURES + 16  # [K_COUNT]
+M_SIZE = M_KNOBS + 16
 
-    tt_keys: np.ndarray  # int64[n]: key ^ data (lockless)
-    tt_data: np.ndarray  # int64[n]: packed entry
+
+class SearchContext(NamedTuple):
+    """Per-thread search memory (``mem`` and named views into it), plus the shared
+    transposition table and stop flag."""
+
+    tt: np.ndarray  # int64[2 * entries]: key ^ data, data (lockless), clusters of 4 entries
+    stop: np.ndarray  # int64[1] shared
     pst: np.ndarray  # int32[2, 16, 64]
     weights: np.ndarray  # int32[W_COUNT]
-    knobs: np.ndarray  # int64[K_COUNT]
-    scratch: np.ndarray  # int64[SCRATCH + 64]
-    moves: np.ndarray  # int64[MAX_PLY, MAX_MOVES]
-    scores: np.ndarray  # int64[MAX_PLY, MAX_MOVES]
-    quiets: np.ndarray  # int64[MAX_PLY, MAX_MOVES] quiet moves tried (history malus)
-    killers: np.ndarray  # int64[MAX_PLY, 2]
-    history: np.ndarray  # int64[2, 64, 64]
-    counter: np.ndarray  # int64[16, 64] reply to (piece, to) of the last move
-    evals: np.ndarray  # int64[MAX_PLY] static evaluation per ply (improving)
-    pv: np.ndarray  # int64[MAX_PLY, MAX_PLY]
-    pvlen: np.ndarray  # int64[MAX_PLY]
-    excluded: np.ndarray  # int64[MAX_MOVES] root moves to skip (MultiPV), -1 terminated
-    stats: np.ndarray  # int64[S_COUNT]
-    stop: np.ndarray  # int64[1] shared
-    lmr: np.ndarray  # int64[64, MAX_MOVES]
-    features: np.ndarray  # int64[F_COUNT]
+    mem: np.ndarray  # int64[M_SIZE]; the rest are views into it
+    scratch: np.ndarray
+    moves: np.ndarray
+    killers: np.ndarray
+    history: np.ndarray
+    pv: np.ndarray
+    pvlen: np.ndarray
+    excluded: np.ndarray
+    stats: np.ndarray
+    lmr: np.ndarray
+    features: np.ndarray
+    knobs: np.ndarray
 
 
-def new_tt(megabytes: float) -> tuple[np.ndarray, np.ndarray]:
-    """A table of about ``megabytes`` MB: 16-byte entries in clusters of 4."""
+def new_tt(megabytes: float) -> np.ndarray:
+    """A table of about ``megabytes`` MB: 16-byte entries (two int64) in clusters of 4, each
+    cluster one 64-byte cache line."""
     entries = max(4, int(megabytes * 1024 * 1024) // 16) // 4 * 4
-    return np.zeros(entries, dtype=np.int64), np.zeros(entries, dtype=np.int64)
+    raw = np.zeros(2 * entries + 8, dtype=np.int64)
+    skip = (-raw.ctypes.data % 64) // 8
+    return raw[skip : skip + 2 * entries]
 
 
 def lmr_table(base: float = PR.LMR_BASE, divisor: float = PR.LMR_DIVISOR) -> np.ndarray:
@@ -168,30 +193,41 @@ def lmr_table(base: float = PR.LMR_BASE, divisor: float = PR.LMR_DIVISOR) -> np.
 
 
 def new_context(tt, stop, pst, weights, knobs=None, lmr=None) -> SearchContext:
-    stats = np.zeros(S_COUNT, dtype=np.int64)
-    stats[S_NODE_LIMIT] = 1 << 62
-    return SearchContext(
-        tt[0],
-        tt[1],
+    mem = np.zeros(M_SIZE, dtype=np.int64)
+
+    def view(off, *shape):
+        return mem[off : off + int(np.prod(shape))].reshape(shape)
+
+    ctx = SearchContext(
+        tt,
+        stop,
         pst,
         weights,
-        search_knobs() if knobs is None else knobs,
-        np.zeros(SCRATCH + 64, dtype=np.int64),
-        np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64),
-        np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64),
-        np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64),
-        np.zeros((MAX_PLY + 1, 2), dtype=np.int64),
-        np.zeros((2, 64, 64), dtype=np.int64),
-        np.zeros((16, 64), dtype=np.int64),
-        np.zeros(MAX_PLY + 1, dtype=np.int64),
-        np.zeros((MAX_PLY + 1, MAX_PLY + 1), dtype=np.int64),
-        np.zeros(MAX_PLY + 1, dtype=np.int64),
-        np.full(MAX_MOVES, -1, dtype=np.int64),
-        stats,
-        stop,
-        lmr_table() if lmr is None else lmr,
-        np.ones(F_COUNT, dtype=np.int64),
+        mem,
+        view(M_SCRATCH, SCRATCH + 64),
+        view(M_MOVES, MAX_PLY + 1, MAX_MOVES),
+        view(M_KILLERS, MAX_PLY + 1, 2),
+        view(M_HISTORY, 2, 64, 64),
+        view(M_PV, MAX_PLY + 1, MAX_PLY + 1),
+        view(M_PVLEN, MAX_PLY + 1),
+        view(M_EXCLUDED, MAX_MOVES),
+        view(M_STATS, S_COUNT),
+        view(M_LMR, 64, MAX_MOVES),
+        view(M_FEATURES, F_COUNT),
+        view(M_KNOBS, K_COUNT),
     )
+    ctx.stats[S_NODE_LIMIT] = 1 << 62
+    ctx.excluded[:] = -1
+    ctx.features[:] = 1
+    ctx.knobs[:] = search_knobs() if knobs is None else knobs
+    ctx.lmr[:] = lmr_table() if lmr is None else lmr
+    return ctx
+
+
+def pvs(bd, st, hist, ctx: SearchContext, alpha: int, beta: int, depth: int, ply: int) -> int:
+    """The search from Python: ``pvs_kernel`` over the context's arrays."""
+    return pvs_kernel(bd, st, hist, ctx.tt, ctx.pst, ctx.weights, ctx.mem, ctx.stop,
+                      alpha, beta, depth, ply)  # fmt: skip
 
 
 # --- transposition table ----------------------------------------------------------------------
@@ -217,17 +253,18 @@ def score_from_tt(score: int, ply: int) -> int:
 
 @njit(cache=True, nogil=True)
 def tt_cluster(key: int, n: int) -> int:
-    """First entry of the key's cluster (multiply-shift over the cluster count)."""
+    """First entry of the key's cluster among ``n`` entries (multiply-shift over the cluster
+    count)."""
     return (((key >> 30) & 0xFFFFFFFF) * (n >> 2) >> 32) * 4
 
 
 @njit(cache=True, nogil=True)
-def tt_probe(ctx, key: int):
+def tt_probe(tt, key: int):
     """(found, move, score, depth, bound)."""
-    base = tt_cluster(key, ctx.tt_keys.shape[0])
+    base = tt_cluster(key, tt.shape[0] >> 1)
     for i in range(base, base + 4):
-        data = ctx.tt_data[i]
-        if data != 0 and (ctx.tt_keys[i] ^ data) == key:
+        data = tt[2 * i + 1]
+        if data != 0 and (tt[2 * i] ^ data) == key:
             move = data & 0xFFFFF
             score = ((data >> 20) & 0xFFFF) - 32768
             depth = ((data >> 36) & 0xFF) - 1
@@ -237,19 +274,19 @@ def tt_probe(ctx, key: int):
 
 
 @njit(cache=True, nogil=True)
-def tt_store(ctx, key: int, move: int, score: int, depth: int, bound: int) -> None:
+def tt_store(tt, age: int, key: int, move: int, score: int, depth: int, bound: int) -> None:
     """Depth-age replacement: the same position, an empty slot, else the entry worth least
     (depth minus 8 per search of age)."""
-    base = tt_cluster(key, ctx.tt_keys.shape[0])
-    age = ctx.stats[S_AGE] & 0xFF
+    base = tt_cluster(key, tt.shape[0] >> 1)
+    age = age & 0xFF
     victim = base
     worst = 1 << 30
     for i in range(base, base + 4):
-        data = ctx.tt_data[i]
+        data = tt[2 * i + 1]
         if data == 0:
             victim = i
             break
-        if (ctx.tt_keys[i] ^ data) == key:
+        if (tt[2 * i] ^ data) == key:
             if move == 0:
                 move = data & 0xFFFFF
             old_depth = ((data >> 36) & 0xFF) - 1
@@ -271,8 +308,8 @@ def tt_store(ctx, key: int, move: int, score: int, depth: int, bound: int) -> No
         | (bound & 3) << 44
         | age << 46
     )
-    ctx.tt_data[victim] = data
-    ctx.tt_keys[victim] = key ^ data
+    tt[2 * victim + 1] = data
+    tt[2 * victim] = key ^ data
 
 
 # --- static exchange evaluation ---------------------------------------------------------------
@@ -327,10 +364,10 @@ def least_attacker(bd, sq: int, side: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def see(bd, mv: int, buf) -> int:
+def see_at(bd, mv: int, buf, o: int) -> int:
     """Static exchange evaluation of capture ``mv``: the material the mover wins (centipawns)
     when both sides keep recapturing on the target square with their least valuable piece
-    and may stop at any time. ``buf`` is scratch (int64, at least 64)."""
+    and may stop at any time. ``buf[o : o + 64]`` is scratch."""
     fr = mv & 63
     to = (mv >> 6) & 63
     promo = (mv >> 12) & 7
@@ -340,19 +377,19 @@ def see(bd, mv: int, buf) -> int:
     nrem = 0
     if flag == FLAG_EP:
         capsq = to - 8 if side == 0 else to + 8
-        buf[32 + nrem] = capsq
-        buf[48 + nrem] = bd[capsq]
+        buf[o + 32 + nrem] = capsq
+        buf[o + 48 + nrem] = bd[capsq]
         nrem += 1
         bd[capsq] = 0
-        buf[0] = SEE_VALUE[PAWN]
+        buf[o + 0] = SEE_VALUE[PAWN]
     else:
-        buf[0] = SEE_VALUE[bd[to] & 7]
+        buf[o + 0] = SEE_VALUE[bd[to] & 7]
     on_square = SEE_VALUE[mover & 7]
     if promo != 0:
-        buf[0] += SEE_VALUE[promo] - SEE_VALUE[PAWN]
+        buf[o + 0] += SEE_VALUE[promo] - SEE_VALUE[PAWN]
         on_square = SEE_VALUE[promo]
-    buf[32 + nrem] = fr
-    buf[48 + nrem] = mover
+    buf[o + 32 + nrem] = fr
+    buf[o + 48 + nrem] = mover
     nrem += 1
     bd[fr] = 0
     side = 1 - side
@@ -362,21 +399,27 @@ def see(bd, mv: int, buf) -> int:
         if a < 0:
             break
         d += 1
-        buf[d] = on_square - buf[d - 1]
+        buf[o + d] = on_square - buf[o + d - 1]
         piece = np.int64(bd[a])
         on_square = SEE_VALUE[piece & 7]
         if nrem < 16:
-            buf[32 + nrem] = a
-            buf[48 + nrem] = piece
+            buf[o + 32 + nrem] = a
+            buf[o + 48 + nrem] = piece
             nrem += 1
         bd[a] = 0
         side = 1 - side
     while d > 0:
         d -= 1
-        buf[d] = -max(-buf[d], buf[d + 1])
+        buf[o + d] = -max(-buf[o + d], buf[o + d + 1])
     for i in range(nrem):
-        bd[buf[32 + i]] = buf[48 + i]
-    return buf[0]
+        bd[buf[o + 32 + i]] = buf[o + 48 + i]
+    return buf[o + 0]
+
+
+@njit(cache=True, nogil=True)
+def see(bd, mv: int, buf) -> int:
+    """``see_at`` with the scratch ``buf[0:64]`` (int64)."""
+    return see_at(bd, mv, buf, 0)
 
 
 # --- move ordering ---------------------------------------------------------------------------
@@ -390,12 +433,18 @@ SCORE_BAD_CAPTURE = -(1 << 36)
 
 
 @njit(cache=True, nogil=True)
-def score_moves(bd, st, ctx, ply: int, n: int, tt_move: int, quiet_node: bool) -> None:
+def score_moves(bd, st, mem, ply: int, n: int, tt_move: int, quiet_node: bool) -> None:
     """Ordering scores: TT move, good captures (MVV-LVA; SEE checked only when the victim is
     worth less than the attacker), queen promotions, killers, history, bad captures last."""
     us = st[I_SIDE]
+    mb = M_MOVES + ply * MAX_MOVES
+    sb = M_SCORES + ply * MAX_MOVES
+    order = mem[M_FEATURES + F_ORDER] != 0
+    k0 = mem[M_KILLERS + 2 * ply]
+    k1 = mem[M_KILLERS + 2 * ply + 1]
+    hb = M_HISTORY + us * 4096
     for i in range(n):
-        mv = ctx.moves[ply, i]
+        mv = mem[mb + i]
         fr = mv & 63
         to = (mv >> 6) & 63
         promo = (mv >> 12) & 7
@@ -403,52 +452,52 @@ def score_moves(bd, st, ctx, ply: int, n: int, tt_move: int, quiet_node: bool) -
         if (mv >> 16) == FLAG_EP:
             victim = PAWN
         if mv == tt_move:
-            ctx.scores[ply, i] = SCORE_TT
+            mem[sb + i] = SCORE_TT
         elif victim != 0 or promo == QUEEN:
             attacker = bd[fr] & 7
             mvv = SEE_VALUE[victim] * 16 - attacker + SEE_VALUE[promo]
             if quiet_node and SEE_VALUE[victim] < SEE_VALUE[attacker] and promo == 0:
-                if see(bd, mv, ctx.scratch[SCRATCH:]) < 0:
-                    ctx.scores[ply, i] = SCORE_BAD_CAPTURE + mvv
+                if see_at(bd, mv, mem, M_SEE) < 0:
+                    mem[sb + i] = SCORE_BAD_CAPTURE + mvv
                     continue
-            ctx.scores[ply, i] = SCORE_GOOD_CAPTURE + mvv
+            mem[sb + i] = SCORE_GOOD_CAPTURE + mvv
         elif promo != 0:
-            ctx.scores[ply, i] = SCORE_BAD_CAPTURE - 1000 + promo
-        elif ctx.features[F_ORDER] == 0:
-            ctx.scores[ply, i] = 0
-        elif mv == ctx.killers[ply, 0]:
-            ctx.scores[ply, i] = SCORE_KILLER1
-        elif mv == ctx.killers[ply, 1]:
-            ctx.scores[ply, i] = SCORE_KILLER2
+            mem[sb + i] = SCORE_BAD_CAPTURE - 1000 + promo
+        elif not order:
+            mem[sb + i] = 0
+        elif mv == k0:
+            mem[sb + i] = SCORE_KILLER1
+        elif mv == k1:
+            mem[sb + i] = SCORE_KILLER2
         else:
-            ctx.scores[ply, i] = ctx.history[us, fr, to]
+            mem[sb + i] = mem[hb + fr * 64 + to]
 
 
 @njit(cache=True, nogil=True)
-def pick(ctx, ply: int, i: int, n: int) -> int:
+def pick(mem, ply: int, i: int, n: int) -> int:
     """Swap the best-scored of moves i..n-1 to i and return it."""
+    mb = M_MOVES + ply * MAX_MOVES
+    sb = M_SCORES + ply * MAX_MOVES
     best = i
-    bs = ctx.scores[ply, i]
+    bs = mem[sb + i]
     for j in range(i + 1, n):
-        if ctx.scores[ply, j] > bs:
-            bs = ctx.scores[ply, j]
+        if mem[sb + j] > bs:
+            bs = mem[sb + j]
             best = j
     if best != i:
-        m = ctx.moves[ply, i]
-        ctx.moves[ply, i] = ctx.moves[ply, best]
-        ctx.moves[ply, best] = m
-        s = ctx.scores[ply, i]
-        ctx.scores[ply, i] = bs
-        ctx.scores[ply, best] = s
-    return ctx.moves[ply, i]
+        m = mem[mb + i]
+        mem[mb + i] = mem[mb + best]
+        mem[mb + best] = m
+        mem[sb + best] = mem[sb + i]
+        mem[sb + i] = bs
+    return mem[mb + i]
 
 
 @njit(cache=True, nogil=True)
-def _history_update(ctx, us: int, mv: int, bonus: int) -> None:
-    fr = mv & 63
-    to = (mv >> 6) & 63
-    h = ctx.history[us, fr, to]
-    ctx.history[us, fr, to] = h + bonus - h * abs(bonus) // 16384
+def _history_update(mem, us: int, mv: int, bonus: int) -> None:
+    j = M_HISTORY + us * 4096 + (mv & 63) * 64 + ((mv >> 6) & 63)
+    h = mem[j]
+    mem[j] = h + bonus - h * abs(bonus) // 16384
 
 
 @njit(cache=True, nogil=True)
@@ -487,25 +536,26 @@ def may_give_check(bd, mv: int, ek: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
+def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth: int,
+               ply: int) -> int:  # fmt: skip
     """Negamax PVS value of the position for the side to move, within (alpha, beta)."""
-    stats = ctx.stats
-    ctx.pvlen[ply] = 0
-    if ctx.stop[0] != 0:
+    mem[M_PVLEN + ply] = 0
+    if stop[0] != 0:
         return 0
-    stats[S_NODES] += 1
-    if stats[S_NODES] >= stats[S_NODE_LIMIT]:
-        ctx.stop[0] = 1
-    if ply > stats[S_SELDEPTH]:
-        stats[S_SELDEPTH] = ply
-    feats = ctx.features
+    nodes = mem[M_STATS + S_NODES] + 1
+    mem[M_STATS + S_NODES] = nodes
+    if nodes >= mem[M_STATS + S_NODE_LIMIT]:
+        stop[0] = 1
+    if ply > mem[M_STATS + S_SELDEPTH]:
+        mem[M_STATS + S_SELDEPTH] = ply
     us = st[I_SIDE]
     pv_node = beta - alpha > 1
-    checked = attacked(bd, st[I_KSQ + us], 1 - us)
+    checked = in_check_fast(bd, st, hist)
+    ksq = st[I_KSQ + us]
     if ply > 0:
         if st[I_HALF] >= 100 or is_repetition(st, hist) or insufficient_material(st):
             return 0
-        if feats[F_MDP]:
+        if mem[M_FEATURES + F_MDP]:
             if alpha < -MATE + ply:
                 alpha = -MATE + ply
             if beta > MATE - ply - 1:
@@ -513,49 +563,55 @@ def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
             if alpha >= beta:
                 return alpha
         if ply >= MAX_PLY - 1:
-            return evaluate(bd, st, ctx.weights, ctx.scratch)
+            return evaluate(bd, st, w, mem)
     # in check inside quiescence (after a quiet check or a checking capture): all evasions,
     # answered by quiescence without checks (depth -1), so check sequences cannot chain
     qs_evasion = checked and depth < 0
-    if checked and feats[F_CHECKEXT] and not qs_evasion:
+    if checked and mem[M_FEATURES + F_CHECKEXT] and not qs_evasion:
         depth += 1
 
     # --- quiescence ------------------------------------------------------------------------
     if depth <= 0 and not checked:
-        stand = evaluate(bd, st, ctx.weights, ctx.scratch)
-        if feats[F_QS] == 0 or stand >= beta:
+        stand = evaluate(bd, st, w, mem)
+        if mem[M_FEATURES + F_QS] == 0 or stand >= beta:
             return stand
         if stand > alpha:
             alpha = stand
         best = stand
-        n = generate(bd, st, ctx.moves, ply, False)
+        n = generate(bd, st, mem, M_MOVES + ply * MAX_MOVES, False)
         for i in range(n):
-            mv = ctx.moves[ply, i]
+            mv = mem[M_MOVES + ply * MAX_MOVES + i]
             victim = bd[(mv >> 6) & 63] & 7
             if (mv >> 16) == FLAG_EP:
                 victim = PAWN
-            ctx.scores[ply, i] = SEE_VALUE[victim] * 16 - (bd[mv & 63] & 7)
-            ctx.scores[ply, i] += SEE_VALUE[(mv >> 12) & 7]
+            mem[M_SCORES + ply * MAX_MOVES + i] = SEE_VALUE[victim] * 16 - (bd[mv & 63] & 7)
+            mem[M_SCORES + ply * MAX_MOVES + i] += SEE_VALUE[(mv >> 12) & 7]
         for i in range(n):
-            mv = pick(ctx, ply, i, n)
+            mv = pick(mem, ply, i, n)
             promo = (mv >> 12) & 7
-            if feats[F_QSP]:
+            if mem[M_FEATURES + F_QSP]:
                 victim = bd[(mv >> 6) & 63] & 7
                 if (mv >> 16) == FLAG_EP:
                     victim = PAWN
                 gain = SEE_VALUE[victim] + (SEE_VALUE[promo] - 100 if promo else 0)
-                if stand + gain + ctx.knobs[K_DELTA] <= alpha:
+                if stand + gain + mem[M_KNOBS + K_DELTA] <= alpha:
                     continue  # delta pruning
                 if SEE_VALUE[victim] < SEE_VALUE[bd[mv & 63] & 7] and promo == 0:
-                    if see(bd, mv, ctx.scratch[SCRATCH:]) < 0:
+                    if see_at(bd, mv, mem, M_SEE) < 0:
                         continue
-            make(bd, st, hist, ctx.pst, mv)
-            if leaves_check(bd, st):
+            fr = mv & 63
+            special = (bd[fr] & 7) == KING or (mv >> 16) == FLAG_EP
+            if not special and not pin_ok(bd, fr, (mv >> 6) & 63, ksq, us):
+                continue
+            make(bd, st, hist, pst, mv)
+            if special and leaves_check(bd, st):
                 undo(bd, st, hist)
                 continue
-            score = -pvs(bd, st, hist, ctx, -beta, -alpha, np.int64(-1), ply + 1)
+            score = -pvs_kernel(
+                bd, st, hist, tt, pst, w, mem, stop, -beta, -alpha, np.int64(-1), ply + 1
+            )
             undo(bd, st, hist)
-            if ctx.stop[0] != 0:
+            if stop[0] != 0:
                 return 0
             if score > best:
                 best = score
@@ -563,28 +619,39 @@ def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
                     alpha = score
                     if score >= beta:
                         return best
-        if depth == 0 and feats[F_QCHECKS] and st[I_HPLY] > 0 and hist[st[I_HPLY] - 1, H_MOVE] == 0:
+        if (
+            depth == 0
+            and mem[M_FEATURES + F_QCHECKS]
+            and st[I_HPLY] > 0
+            and hist[st[I_HPLY] - 1, H_MOVE] == 0
+        ):
             # first quiescence ply of a null-move search: quiet moves that give check (SEE >= 0),
             # so that the threat the null move is testing for, a quiet mate, is seen: the null
             # move then fails low and the node is searched instead of cut off (WAC.001)
             ek = st[I_KSQ + 1 - us]
-            n = generate(bd, st, ctx.moves, ply, True)
+            n = generate(bd, st, mem, M_MOVES + ply * MAX_MOVES, True)
             for i in range(n):
-                mv = ctx.moves[ply, i]
+                mv = mem[M_MOVES + ply * MAX_MOVES + i]
                 if bd[(mv >> 6) & 63] != 0 or ((mv >> 12) & 7) != 0:
                     continue  # captures and promotions were searched above
                 flag = mv >> 16
                 if flag == FLAG_EP or flag == FLAG_CASTLE or not may_give_check(bd, mv, ek):
                     continue
-                if see(bd, mv, ctx.scratch[SCRATCH:]) < 0:
+                if see_at(bd, mv, mem, M_SEE) < 0:
                     continue
-                make(bd, st, hist, ctx.pst, mv)
-                if leaves_check(bd, st) or not attacked(bd, ek, us):
+                fr = mv & 63
+                special = (bd[fr] & 7) == KING
+                if not special and not pin_ok(bd, fr, (mv >> 6) & 63, ksq, us):
+                    continue
+                make(bd, st, hist, pst, mv)
+                if (special and leaves_check(bd, st)) or not gives_check(bd, st, mv):
                     undo(bd, st, hist)
                     continue
-                score = -pvs(bd, st, hist, ctx, -beta, -alpha, np.int64(-1), ply + 1)
+                score = -pvs_kernel(
+                    bd, st, hist, tt, pst, w, mem, stop, -beta, -alpha, np.int64(-1), ply + 1
+                )
                 undo(bd, st, hist)
-                if ctx.stop[0] != 0:
+                if stop[0] != 0:
                     return 0
                 if score > best:
                     best = score
@@ -598,8 +665,8 @@ def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
         depth = np.int64(1)
     key = st[I_HASH]
     tt_move = 0
-    if feats[F_TT]:
-        found, tmove, tscore, tdepth, tbound = tt_probe(ctx, key)
+    if mem[M_FEATURES + F_TT]:
+        found, tmove, tscore, tdepth, tbound = tt_probe(tt, key)
         if found:
             tt_move = tmove
             tscore = score_from_tt(tscore, ply)
@@ -614,28 +681,28 @@ def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
     if checked:
         static = -INF
     else:
-        static = evaluate(bd, st, ctx.weights, ctx.scratch)
-    ctx.evals[ply] = static
-    improving = (not checked) and ply >= 2 and static > ctx.evals[ply - 2]
+        static = evaluate(bd, st, w, mem)
+    mem[M_EVALS + ply] = static
+    improving = (not checked) and ply >= 2 and static > mem[M_EVALS + ply - 2]
     h = st[I_HPLY]
     last_move = hist[h - 1, H_MOVE] if h > 0 else -1
 
     if not pv_node and not checked and ply > 0:
         # reverse futility pruning
         if (
-            feats[F_FUT]
-            and depth <= ctx.knobs[K_RFP_DEPTH]
+            mem[M_FEATURES + F_FUT]
+            and depth <= mem[M_KNOBS + K_RFP_DEPTH]
             and abs(beta) < MATE_BOUND
-            and static - ctx.knobs[K_RFP_MARGIN] * (depth - (1 if improving else 0)) >= beta
+            and static - mem[M_KNOBS + K_RFP_MARGIN] * (depth - (1 if improving else 0)) >= beta
         ):
             return static
         # null move
         if (
-            feats[F_NULL]
-            and depth >= ctx.knobs[K_NULL_MIN_DEPTH]
+            mem[M_FEATURES + F_NULL]
+            and depth >= mem[M_KNOBS + K_NULL_MIN_DEPTH]
             and static >= beta
             and last_move != 0
-            and ply >= stats[S_NMP_MIN_PLY]
+            and ply >= mem[M_STATS + S_NMP_MIN_PLY]
             and non_pawn_material(st, us) > 0
             and abs(beta) < MATE_BOUND
         ):
@@ -643,57 +710,62 @@ def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
             make_null(st, hist)
             # at least depth 0: the first quiescence ply, where the quiet checks are
             null_depth = max(np.int64(0), depth - 1 - r)
-            score = -pvs(bd, st, hist, ctx, -beta, -beta + 1, null_depth, ply + 1)
+            score = -pvs_kernel(
+                bd, st, hist, tt, pst, w, mem, stop, -beta, -beta + 1, null_depth, ply + 1
+            )
             undo_null(st, hist)
-            if ctx.stop[0] != 0:
+            if stop[0] != 0:
                 return 0
             if score >= beta:
                 if score >= MATE_BOUND:
                     score = beta
                 zugzwang_prone = non_pawn_material(st, us) <= 2
-                if not zugzwang_prone and depth < ctx.knobs[K_NULL_VERIFY_DEPTH]:
+                if not zugzwang_prone and depth < mem[M_KNOBS + K_NULL_VERIFY_DEPTH]:
                     return score
                 # verification: the same reduced search without null moves below this ply
-                saved = stats[S_NMP_MIN_PLY]
-                stats[S_NMP_MIN_PLY] = ply + 3 * (depth - r) // 4 + 1
-                v = pvs(bd, st, hist, ctx, beta - 1, beta, depth - r, ply)
-                stats[S_NMP_MIN_PLY] = saved
-                if ctx.stop[0] != 0:
+                saved = mem[M_STATS + S_NMP_MIN_PLY]
+                mem[M_STATS + S_NMP_MIN_PLY] = ply + 3 * (depth - r) // 4 + 1
+                v = pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, beta - 1, beta, depth - r, ply)
+                mem[M_STATS + S_NMP_MIN_PLY] = saved
+                if stop[0] != 0:
                     return 0
                 if v >= beta:
                     return score
 
     # internal iterative reduction: no TT move at a deep node
-    if feats[F_TT] and tt_move == 0 and depth >= 5 and ply > 0:
+    if mem[M_FEATURES + F_TT] and tt_move == 0 and depth >= 5 and ply > 0:
         depth -= 1
 
-    n = generate(bd, st, ctx.moves, ply, True)
-    score_moves(bd, st, ctx, ply, n, tt_move, True)
+    n = generate(bd, st, mem, M_MOVES + ply * MAX_MOVES, True)
+    score_moves(bd, st, mem, ply, n, tt_move, True)
     counter_move = 0
-    if last_move > 0 and feats[F_ORDER]:
+    if last_move > 0 and mem[M_FEATURES + F_ORDER]:
         lto = (last_move >> 6) & 63
-        counter_move = ctx.counter[bd[lto], lto]
+        counter_move = mem[M_COUNTER + bd[lto] * 64 + lto]
         if counter_move != 0:
             for i in range(n):
-                if ctx.moves[ply, i] == counter_move and ctx.scores[ply, i] < SCORE_COUNTER:
-                    if ctx.scores[ply, i] > SCORE_BAD_CAPTURE // 2:
-                        ctx.scores[ply, i] = SCORE_COUNTER
+                if (
+                    mem[M_MOVES + ply * MAX_MOVES + i] == counter_move
+                    and mem[M_SCORES + ply * MAX_MOVES + i] < SCORE_COUNTER
+                ):
+                    if mem[M_SCORES + ply * MAX_MOVES + i] > SCORE_BAD_CAPTURE // 2:
+                        mem[M_SCORES + ply * MAX_MOVES + i] = SCORE_COUNTER
     if ply == 0:
         # root: drop excluded moves (MultiPV lines already found)
         k = 0
         for i in range(n):
-            mv = ctx.moves[0, i]
+            mv = mem[M_MOVES + 0 * MAX_MOVES + i]
             skip = False
             for j in range(MAX_MOVES):
-                e = ctx.excluded[j]
+                e = mem[M_EXCLUDED + j]
                 if e < 0:
                     break
                 if e == mv:
                     skip = True
                     break
             if not skip:
-                ctx.moves[0, k] = mv
-                ctx.scores[0, k] = ctx.scores[0, i]
+                mem[M_MOVES + 0 * MAX_MOVES + k] = mv
+                mem[M_SCORES + 0 * MAX_MOVES + k] = mem[M_SCORES + 0 * MAX_MOVES + i]
                 k += 1
         n = k
 
@@ -702,121 +774,165 @@ def pvs(bd, st, hist, ctx, alpha: int, beta: int, depth: int, ply: int) -> int:
     legal = 0
     nquiet = 0
     old_alpha = alpha
-    fut_base = static + ctx.knobs[K_FUT_MARGIN] + ctx.knobs[K_FUT_PER_PLY] * depth
+    fut_base = static + mem[M_KNOBS + K_FUT_MARGIN] + mem[M_KNOBS + K_FUT_PER_PLY] * depth
     lmp_limit = 3 + depth * depth
     if not improving:
         lmp_limit = lmp_limit // 2 + 1
     for i in range(n):
-        mv = pick(ctx, ply, i, n)
+        mv = pick(mem, ply, i, n)
         fr = mv & 63
         to = (mv >> 6) & 63
         promo = (mv >> 12) & 7
-        capture = bd[to] != 0 or (mv >> 16) == FLAG_EP
+        flag = mv >> 16
+        capture = bd[to] != 0 or flag == FLAG_EP
         quiet = not capture and promo == 0
-        make(bd, st, hist, ctx.pst, mv)
-        if leaves_check(bd, st):
+        # legality: pins for ordinary moves (before make), make + leaves_check for king
+        # moves, en passant and check evasions
+        special = checked or (bd[fr] & 7) == KING or flag == FLAG_EP
+        if not special and not pin_ok(bd, fr, to, ksq, us):
+            continue
+        # quiet moves that cannot give check (the cheap pre-move filter) are pruned unmade
+        prunable = (
+            quiet and ply > 0 and not pv_node and not checked and legal >= 1
+            and best > -MATE_BOUND
+        )  # fmt: skip
+        if prunable and not special and not may_give_check(bd, mv, st[I_KSQ + 1 - us]):
+            if (
+                mem[M_FEATURES + F_LMP]
+                and depth <= mem[M_KNOBS + K_LMP_DEPTH]
+                and legal + 1 > lmp_limit
+            ):
+                legal += 1
+                continue
+            if (
+                mem[M_FEATURES + F_FUT]
+                and depth <= mem[M_KNOBS + K_FUT_DEPTH]
+                and fut_base <= alpha
+            ):
+                legal += 1
+                continue
+        make(bd, st, hist, pst, mv)
+        if special and leaves_check(bd, st):
             undo(bd, st, hist)
             continue
         legal += 1
         if ply == 0:
-            stats[S_ROOT_MOVES] = legal
+            mem[M_STATS + S_ROOT_MOVES] = legal
         # only the pruning and reduction of quiet moves after the first look at it
-        gives_check = quiet and not checked and legal > 1 and attacked(bd, st[I_KSQ + 1 - us], us)
-        if (
-            quiet
-            and ply > 0
-            and not pv_node
-            and not checked
-            and not gives_check
-            and legal > 1
-            and best > -MATE_BOUND
-        ):
-            if feats[F_LMP] and depth <= ctx.knobs[K_LMP_DEPTH] and legal > lmp_limit:
+        checks = quiet and not checked and legal > 1 and gives_check(bd, st, mv)
+        if prunable and not checks:
+            if (
+                mem[M_FEATURES + F_LMP]
+                and depth <= mem[M_KNOBS + K_LMP_DEPTH]
+                and legal > lmp_limit
+            ):
                 undo(bd, st, hist)
                 continue
-            if feats[F_FUT] and depth <= ctx.knobs[K_FUT_DEPTH] and fut_base <= alpha:
+            if (
+                mem[M_FEATURES + F_FUT]
+                and depth <= mem[M_KNOBS + K_FUT_DEPTH]
+                and fut_base <= alpha
+            ):
                 undo(bd, st, hist)
                 continue
         new_depth = depth - 1
         if qs_evasion:
             new_depth = np.int64(-1)
         if legal == 1:
-            score = -pvs(bd, st, hist, ctx, -beta, -alpha, new_depth, ply + 1)
+            score = -pvs_kernel(
+                bd, st, hist, tt, pst, w, mem, stop, -beta, -alpha, new_depth, ply + 1
+            )
         else:
             r = 0
-            if feats[F_LMR] and depth >= 3 and quiet and not checked:
-                r = ctx.lmr[min(depth, 63), min(legal, MAX_MOVES - 1)]
+            if mem[M_FEATURES + F_LMR] and depth >= 3 and quiet and not checked:
+                r = mem[M_LMR + min(depth, 63) * MAX_MOVES + min(legal, MAX_MOVES - 1)]
                 if pv_node:
                     r -= 1
                 if not improving:
                     r += 1
-                if gives_check:
+                if checks:
                     r -= 1
-                if mv == ctx.killers[ply, 0] or mv == ctx.killers[ply, 1]:
+                if mv == mem[M_KILLERS + 2 * ply + 0] or mv == mem[M_KILLERS + 2 * ply + 1]:
                     r -= 1
-                hv = ctx.history[us, fr, to]
+                hv = mem[M_HISTORY + us * 4096 + fr * 64 + to]
                 r -= hv // 6000
                 if r > new_depth - 1:
                     r = new_depth - 1
                 if r < 0:
                     r = 0
-            score = -pvs(bd, st, hist, ctx, -alpha - 1, -alpha, new_depth - r, ply + 1)
+            score = -pvs_kernel(
+                bd, st, hist, tt, pst, w, mem, stop, -alpha - 1, -alpha, new_depth - r, ply + 1
+            )
             if score > alpha and r > 0:
-                score = -pvs(bd, st, hist, ctx, -alpha - 1, -alpha, new_depth, ply + 1)
+                score = -pvs_kernel(
+                    bd, st, hist, tt, pst, w, mem, stop, -alpha - 1, -alpha, new_depth, ply + 1
+                )
             if score > alpha and score < beta:
-                score = -pvs(bd, st, hist, ctx, -beta, -alpha, new_depth, ply + 1)
+                score = -pvs_kernel(
+                    bd, st, hist, tt, pst, w, mem, stop, -beta, -alpha, new_depth, ply + 1
+                )
         undo(bd, st, hist)
-        if ctx.stop[0] != 0:
+        if stop[0] != 0:
             return 0
         if quiet and nquiet < MAX_MOVES:
-            ctx.quiets[ply, nquiet] = mv
+            mem[M_QUIETS + ply * MAX_MOVES + nquiet] = mv
             nquiet += 1
         if score > best:
             best = score
             if score > alpha:
                 best_move = mv
                 alpha = score
-                ctx.pv[ply, 0] = mv
-                cl = ctx.pvlen[ply + 1]
+                mem[M_PV + ply * (MAX_PLY + 1)] = mv
+                cl = mem[M_PVLEN + ply + 1]
                 for j in range(cl):
-                    ctx.pv[ply, j + 1] = ctx.pv[ply + 1, j]
-                ctx.pvlen[ply] = cl + 1
+                    mem[M_PV + ply * (MAX_PLY + 1) + j + 1] = mem[
+                        M_PV + (ply + 1) * (MAX_PLY + 1) + j
+                    ]
+                mem[M_PVLEN + ply] = cl + 1
                 if ply == 0:
-                    stats[S_ROOT_BEST] = mv
-                    stats[S_ROOT_SCORE] = score
+                    mem[M_STATS + S_ROOT_BEST] = mv
+                    mem[M_STATS + S_ROOT_SCORE] = score
                 if score >= beta:
                     break
         if ply == 0:
-            stats[S_ROOT_DONE] += 1
-            if best_move == 0 and stats[S_ROOT_BEST] == 0:
-                stats[S_ROOT_BEST] = mv
-                stats[S_ROOT_SCORE] = score
+            mem[M_STATS + S_ROOT_DONE] += 1
+            if best_move == 0 and mem[M_STATS + S_ROOT_BEST] == 0:
+                mem[M_STATS + S_ROOT_BEST] = mv
+                mem[M_STATS + S_ROOT_SCORE] = score
 
     if legal == 0:
         return -MATE + ply if checked else 0
 
-    if best_move != 0 and best >= beta and feats[F_ORDER]:
+    if best_move != 0 and best >= beta and mem[M_FEATURES + F_ORDER]:
         capture = bd[(best_move >> 6) & 63] != 0 or (best_move >> 16) == FLAG_EP
         if not capture and ((best_move >> 12) & 7) == 0:
-            if ctx.killers[ply, 0] != best_move:
-                ctx.killers[ply, 1] = ctx.killers[ply, 0]
-                ctx.killers[ply, 0] = best_move
+            if mem[M_KILLERS + 2 * ply + 0] != best_move:
+                mem[M_KILLERS + 2 * ply + 1] = mem[M_KILLERS + 2 * ply + 0]
+                mem[M_KILLERS + 2 * ply + 0] = best_move
             bonus = min(depth * depth * 8, 1600)
-            _history_update(ctx, us, best_move, bonus)
+            _history_update(mem, us, best_move, bonus)
             for j in range(nquiet):
-                q = ctx.quiets[ply, j]
+                q = mem[M_QUIETS + ply * MAX_MOVES + j]
                 if q != best_move:
-                    _history_update(ctx, us, q, -bonus)
+                    _history_update(mem, us, q, -bonus)
             if last_move > 0:
                 lto = (last_move >> 6) & 63
-                ctx.counter[bd[lto], lto] = best_move
+                mem[M_COUNTER + bd[lto] * 64 + lto] = best_move
 
-    if feats[F_TT]:
+    if mem[M_FEATURES + F_TT]:
         if best >= beta:
             bound = BOUND_LOWER
         elif best > old_alpha:
             bound = BOUND_EXACT
         else:
             bound = BOUND_UPPER
-        tt_store(ctx, key, best_move, score_to_tt(best, ply), 0 if qs_evasion else depth, bound)
+        tt_store(
+            tt,
+            mem[M_STATS + S_AGE],
+            key,
+            best_move,
+            score_to_tt(best, ply),
+            0 if qs_evasion else depth,
+            bound,
+        )
     return best
