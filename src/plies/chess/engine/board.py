@@ -124,7 +124,7 @@ def _build_direction() -> np.ndarray:
 DIRECTION = _build_direction()
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def encode(fr: int, to: int, promo: int, flag: int) -> int:
     return fr | (to << 6) | (promo << 12) | (flag << 16)
 
@@ -173,7 +173,7 @@ def attacked(bd, sq: int, by: int) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def first_piece(bd, sq: int, d: int) -> int:
     """The first occupied square from ``sq`` along ray ``d`` (-1 if none)."""
     for k in range(7):
@@ -185,13 +185,13 @@ def first_piece(bd, sq: int, d: int) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def slides(pt: int, d: int) -> bool:
     """Piece type ``pt`` moves along rays of direction ``d`` (0-3 lines, 4-7 diagonals)."""
     return pt == QUEEN or (pt == ROOK if d < 4 else pt == BISHOP)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def gives_check(bd, st, mv: int) -> bool:
     """After ``make(mv)``: whether the side to move is in check (exact). Only the moved
     piece (a direct check) and the line it left (a discovered check) are examined; castling
@@ -227,7 +227,7 @@ def gives_check(bd, st, mv: int) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def in_check_fast(bd, st, hist) -> bool:
     """Whether the side to move is in check, from the last move when there is one (a null
     move never leaves the opponent in check)."""
@@ -241,7 +241,7 @@ def in_check_fast(bd, st, hist) -> bool:
     return gives_check(bd, st, mv)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def pin_ok(bd, fr: int, to: int, k: int, us: int) -> bool:
     """For a move fr -> to by a non-king piece of side ``us`` (king on ``k``, not in check,
     not en passant): False when the piece is pinned to its king and leaves the pin line."""
@@ -263,7 +263,7 @@ def in_check(bd, st) -> bool:
     return attacked(bd, st[I_KSQ + us], 1 - us)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def leaves_check(bd, st) -> bool:
     """After ``make``: whether the side that just moved left its king attacked (illegal)."""
     them = st[I_SIDE]
@@ -393,7 +393,7 @@ def _ep_possible(bd, to: int, pawn: int) -> bool:
     return (f > 0 and bd[to - 1] == pawn) or (f < 7 and bd[to + 1] == pawn)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def make(bd, st, hist, pst, mv: int) -> None:
     """Play ``mv`` (pseudo-legal), updating the key, eval sums, counts and history."""
     h = st[I_HPLY]
@@ -483,7 +483,7 @@ def make(bd, st, hist, pst, mv: int) -> None:
     st[I_EG] = eg
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def undo(bd, st, hist) -> None:
     """Take back the last ``make``."""
     h = st[I_HPLY] - 1

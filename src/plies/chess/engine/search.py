@@ -233,7 +233,7 @@ def pvs(bd, st, hist, ctx: SearchContext, alpha: int, beta: int, depth: int, ply
 # --- transposition table ----------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def score_to_tt(score: int, ply: int) -> int:
     if score > MATE_BOUND:
         return score + ply
@@ -242,7 +242,7 @@ def score_to_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def score_from_tt(score: int, ply: int) -> int:
     if score > MATE_BOUND:
         return score - ply
@@ -251,14 +251,14 @@ def score_from_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def tt_cluster(key: int, n: int) -> int:
     """First entry of the key's cluster among ``n`` entries (multiply-shift over the cluster
     count)."""
     return (((key >> 30) & 0xFFFFFFFF) * (n >> 2) >> 32) * 4
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def tt_probe(tt, key: int):
     """(found, move, score, depth, bound)."""
     base = tt_cluster(key, tt.shape[0] >> 1)
@@ -273,7 +273,7 @@ def tt_probe(tt, key: int):
     return False, 0, 0, 0, 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def tt_store(tt, age: int, key: int, move: int, score: int, depth: int, bound: int) -> None:
     """Depth-age replacement: the same position, an empty slot, else the entry worth least
     (depth minus 8 per search of age)."""
@@ -432,7 +432,7 @@ SCORE_COUNTER = SCORE_KILLER1 - 2000
 SCORE_BAD_CAPTURE = -(1 << 36)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def score_moves(bd, st, mem, ply: int, n: int, tt_move: int, quiet_node: bool) -> None:
     """Ordering scores: TT move, good captures (MVV-LVA; SEE checked only when the victim is
     worth less than the attacker), queen promotions, killers, history, bad captures last."""
@@ -473,7 +473,7 @@ def score_moves(bd, st, mem, ply: int, n: int, tt_move: int, quiet_node: bool) -
             mem[sb + i] = mem[hb + fr * 64 + to]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def pick(mem, ply: int, i: int, n: int) -> int:
     """Swap the best-scored of moves i..n-1 to i and return it."""
     mb = M_MOVES + ply * MAX_MOVES
@@ -493,20 +493,20 @@ def pick(mem, ply: int, i: int, n: int) -> int:
     return mem[mb + i]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _history_update(mem, us: int, mv: int, bonus: int) -> None:
     j = M_HISTORY + us * 4096 + (mv & 63) * 64 + ((mv >> 6) & 63)
     h = mem[j]
     mem[j] = h + bonus - h * abs(bonus) // 16384
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def non_pawn_material(st, side: int) -> int:
     b = I_CNT + (side << 3)
     return st[b + KNIGHT] + st[b + BISHOP] + 2 * st[b + ROOK] + 4 * st[b + QUEEN]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def may_give_check(bd, mv: int, ek: int) -> bool:
     """Cheap filter: the moved piece lands on a square from which it could attack ``ek`` (a
     line or a knight / pawn pattern; the line is checked for blockers after the move), or it
