@@ -65,10 +65,17 @@ def _check_position(pos: Position, board: chess.Board) -> None:
     assert (pos.st[B.I_MG], pos.st[B.I_EG], pos.st[B.I_PHASE]) == (mg, eg, phase)
     assert bool(B.in_check(pos.bd, pos.st)) == board.is_check()
     assert bool(B.in_check_fast(pos.bd, pos.st, pos.hist)) == board.is_check()
-    # make/undo of every legal move restores the position exactly
+    # make/undo of every legal move restores the position exactly; the check tests before
+    # (quiet moves) and after the move agree with python-chess
     bd, s = _snapshot(pos)
+    ek = int(pos.st[B.I_KSQ + 1 - pos.st[B.I_SIDE]])
     for mv in pos.legal_ints():
+        checks = board.gives_check(Position.to_move(mv))
+        quiet = pos.bd[(mv >> 6) & 63] == 0 and (mv >> 12) & 7 == 0 and mv >> 16 in (0, 3)
+        if quiet:
+            assert bool(B.quiet_gives_check(pos.bd, mv, ek)) == checks, (board.fen(), mv)
         pos.push(mv)
+        assert bool(B.gives_check(pos.bd, pos.st, mv)) == checks, (board.fen(), mv)
         pos.pop()
         assert np.array_equal(pos.bd, bd) and np.array_equal(pos.st, s)
 
@@ -119,3 +126,22 @@ def test_en_passant_only_when_capturable() -> None:
     pos = Position.from_board(board)
     assert pos.st[B.I_EP] == chess.E3
     assert "d4e3" in {m.uci() for m in pos.legal_moves()}
+
+
+def test_check_tests_match_python_chess_on_the_perft_suite() -> None:
+    # every legal move of every suite position: the check tests before (quiet moves) and
+    # after the move, and the in-check test from the last move, against python-chess
+    fens = sorted({f for f, _, _ in _suite()} | {f for f, _, _ in CLASSIC})
+    for fen in fens:
+        board = chess.Board(fen)
+        pos = Position.from_board(board)
+        ek = int(pos.st[B.I_KSQ + 1 - pos.st[B.I_SIDE]])
+        for mv in pos.legal_ints():
+            move = Position.to_move(mv)
+            checks = board.gives_check(move)
+            if pos.bd[(mv >> 6) & 63] == 0 and (mv >> 12) & 7 == 0 and mv >> 16 in (0, 3):
+                assert bool(B.quiet_gives_check(pos.bd, mv, ek)) == checks, (fen, move)
+            pos.push(mv)
+            assert bool(B.gives_check(pos.bd, pos.st, mv)) == checks, (fen, move)
+            assert bool(B.in_check_fast(pos.bd, pos.st, pos.hist)) == checks, (fen, move)
+            pos.pop()

@@ -228,6 +228,49 @@ def gives_check(bd, st, mv: int) -> bool:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def quiet_gives_check(bd, mv: int, ek: int) -> bool:
+    """Before making ``mv`` (a quiet move, not castling): whether it checks the king on
+    ``ek`` (exact): directly, or by uncovering a line of the mover's slider."""
+    fr = mv & 63
+    to = (mv >> 6) & 63
+    p = bd[fr]
+    t = p & 7
+    if t == KNIGHT:
+        df = abs((to & 7) - (ek & 7))
+        dr = abs((to >> 3) - (ek >> 3))
+        if (df == 1 and dr == 2) or (df == 2 and dr == 1):
+            return True
+    elif t == PAWN:
+        ahead = 1 if (p >> 3) == WHITE else -1
+        if abs((to & 7) - (ek & 7)) == 1 and (ek >> 3) - (to >> 3) == ahead:
+            return True
+    elif t != KING:
+        d = DIRECTION[to, ek]
+        if d >= 0 and slides(t, d):
+            for k in range(7):
+                sq = RAYS[to, d, k]
+                if sq == ek:
+                    return True
+                if bd[sq] != 0 and sq != fr:
+                    break
+    d = DIRECTION[ek, fr]
+    if d < 0 or DIRECTION[ek, to] == d:
+        return False
+    passed = False
+    for k in range(7):
+        sq = RAYS[ek, d, k]
+        if sq < 0:
+            return False
+        if sq == fr:
+            passed = True
+            continue
+        q = bd[sq]
+        if q != 0:
+            return passed and (q >> 3) == (p >> 3) and slides(q & 7, d)
+    return False
+
+
+@njit(cache=True, nogil=True, inline="always")
 def in_check_fast(bd, st, hist) -> bool:
     """Whether the side to move is in check, from the last move when there is one (a null
     move never leaves the opponent in check)."""

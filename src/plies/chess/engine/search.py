@@ -54,6 +54,7 @@ from plies.chess.engine.board import (
     make,
     make_null,
     pin_ok,
+    quiet_gives_check,
     undo,
     undo_null,
 )
@@ -796,7 +797,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
             quiet and ply > 0 and not pv_node and not checked and legal >= 1
             and best > -MATE_BOUND
         )  # fmt: skip
-        if prunable and not special and not may_give_check(bd, mv, st[I_KSQ + 1 - us]):
+        if prunable and not special and not quiet_gives_check(bd, mv, st[I_KSQ + 1 - us]):
             if (
                 mem[M_FEATURES + F_LMP]
                 and depth <= mem[M_KNOBS + K_LMP_DEPTH]
