@@ -96,14 +96,10 @@ FEATURE_NAMES = (
     "ordering",  # killers, counter-move, history
     "mate_distance",
     "qsearch_checks",  # quiet checks at the first quiescence ply after a null move
-    "qsearch_tt",  # transposition-table cut-offs and stores in quiescence
-    "see_pruning",  # shallow non-PV nodes: skip losing captures and quiet moves that lose SEE
 )
 F_TT, F_NULL, F_LMR, F_FUT, F_LMP, F_QS, F_QSP, F_CHECKEXT, F_ORDER, F_MDP = range(10)
 F_QCHECKS = 10
-F_QSTT = 11
-F_SEEP = 12
-F_COUNT = 13
+F_COUNT = 11
 
 # search tunables travel in an array (params.py holds their defaults)
 K_RFP_MARGIN = 0
@@ -577,22 +573,9 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
 
     # --- quiescence ------------------------------------------------------------------------
     if depth <= 0 and not checked:
-        qtt = mem[M_FEATURES + F_QSTT] != 0 and mem[M_FEATURES + F_TT] != 0
-        qkey = st[I_HASH]
-        if qtt and not pv_node:
-            found, tmove, tscore, tdepth, tbound = tt_probe(tt, qkey)
-            if found and tdepth >= depth:
-                tscore = score_from_tt(tscore, ply)
-                if tbound == BOUND_EXACT:
-                    return tscore
-                if tbound == BOUND_LOWER and tscore >= beta:
-                    return tscore
-                if tbound == BOUND_UPPER and tscore <= alpha:
-                    return tscore
         stand = evaluate(bd, st, w, mem)
         if mem[M_FEATURES + F_QS] == 0 or stand >= beta:
             return stand
-        q_alpha = alpha
         if stand > alpha:
             alpha = stand
         best = stand
@@ -636,9 +619,6 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                 if score > alpha:
                     alpha = score
                     if score >= beta:
-                        if qtt:
-                            tt_store(tt, mem[M_STATS + S_AGE], qkey, mv, score_to_tt(best, ply),
-                                     depth, BOUND_LOWER)  # fmt: skip
                         return best
         if (
             depth == 0
@@ -680,9 +660,6 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                         alpha = score
                         if score >= beta:
                             return best
-        if qtt:
-            bound = BOUND_EXACT if best > q_alpha else BOUND_UPPER
-            tt_store(tt, mem[M_STATS + S_AGE], qkey, 0, score_to_tt(best, ply), depth, bound)
         return best
 
     if depth < 1:
@@ -815,20 +792,6 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
         special = checked or (bd[fr] & 7) == KING or flag == FLAG_EP
         if not special and not pin_ok(bd, fr, to, ksq, us):
             continue
-        if (
-            capture
-            and mem[M_FEATURES + F_SEEP]
-            and depth <= 4
-            and ply > 0
-            and not pv_node
-            and not checked
-            and legal >= 1
-            and best > -MATE_BOUND
-            and mem[M_SCORES + ply * MAX_MOVES + i] < SCORE_BAD_CAPTURE // 2
-            and see_at(bd, mv, mem, M_SEE) < -100 * depth
-        ):
-            legal += 1
-            continue  # a capture losing more than a pawn a ply
         # quiet moves that cannot give check (the cheap pre-move filter) are pruned unmade
         prunable = (
             quiet and ply > 0 and not pv_node and not checked and legal >= 1
@@ -849,13 +812,6 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
             ):
                 legal += 1
                 continue
-            if (
-                mem[M_FEATURES + F_SEEP]
-                and depth <= 3
-                and see_at(bd, mv, mem, M_SEE) < -60 * depth * depth
-            ):
-                legal += 1
-                continue  # a quiet move that loses material
         make(bd, st, hist, pst, mv)
         if special and leaves_check(bd, st):
             undo(bd, st, hist)
