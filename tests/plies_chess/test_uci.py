@@ -126,3 +126,49 @@ def test_ponder_then_ponderhit_answers_on_the_clock() -> None:
     proc.stdin.write("quit\n")
     proc.stdin.flush()
     assert proc.wait(timeout=30) == 0
+
+
+def test_position_right_after_bestmove_is_accepted_while_the_thread_exits() -> None:
+    """A GUI sends the next ``position`` as soon as it reads ``bestmove``; the search thread may
+    not have exited yet. That position must be taken (not refused as 'during a search', which
+    made the next ``go`` search the old board and play an illegal move)."""
+    import threading
+
+    from plies.chess.uci import UCIEngine
+
+    answered = threading.Event()
+    release = threading.Event()
+
+    class SlowOut:
+        """Writes lines; after ``bestmove`` the writing (search) thread waits to be released."""
+
+        def __init__(self) -> None:
+            self.lines: list[str] = []
+
+        def write(self, text: str) -> None:
+            self.lines.append(text)
+            if text.startswith("bestmove") and threading.current_thread() is not main:
+                answered.set()
+                release.wait(10)
+
+        def flush(self) -> None:
+            pass
+
+    main = threading.current_thread()
+    out = SlowOut()
+    uci = UCIEngine(out)
+    uci.handle("position startpos")
+    uci.handle("go depth 2")
+    assert answered.wait(120)
+    assert uci._worker is not None and uci._worker.is_alive()  # still inside send()
+    uci.handle("position startpos moves e2e4")
+    release.set()
+    assert not any("error" in line for line in out.lines), out.lines
+    assert uci.board.move_stack == [chess.Move.from_uci("e2e4")]
+    answered.clear()
+    uci.handle("go depth 2")
+    assert answered.wait(120)
+    release.set()
+    uci._wait_search()
+    move = out.lines[-1].split()[1]
+    assert chess.Move.from_uci(move) in uci.board.legal_moves

@@ -129,6 +129,9 @@ class UCIEngine:
         self._engine_ready = threading.Event()
         self._engine_error: str | None = None
         self._worker: threading.Thread | None = None
+        # set by the search thread just before it sends bestmove: from then on the GUI may send
+        # the next position although the thread has not exited yet
+        self._answered = threading.Event()
         self._pondering = False
         self._ponder_clock: dict | None = None
         threading.Thread(target=self._load_engine, daemon=True).start()
@@ -163,7 +166,8 @@ class UCIEngine:
         return self._engine
 
     def _searching(self) -> bool:
-        return self._worker is not None and self._worker.is_alive()
+        """Whether a search is running and has not answered ``bestmove`` yet."""
+        return self._worker is not None and self._worker.is_alive() and not self._answered.is_set()
 
     def _wait_search(self) -> None:
         if self._worker is not None:
@@ -293,6 +297,8 @@ class UCIEngine:
             kwargs["infinite"] = True
         elif clock:
             kwargs.update(clock)
+        self._wait_search()  # a search that has answered may still be on its way out
+        self._answered.clear()
         self._worker = threading.Thread(
             target=self._run_search, args=(engine, board, kwargs), daemon=True
         )
@@ -313,6 +319,7 @@ class UCIEngine:
         except Exception as exc:  # never die in a search thread: report and answer
             self.error(f"search failed: {exc}")
             move = next(iter(board.legal_moves))
+            self._answered.set()
             self.send(f"bestmove {move.uci()}")
             return
         if result.tablebase:
@@ -323,6 +330,7 @@ class UCIEngine:
         text = f"bestmove {result.move.uci()}"
         if len(result.pv) > 1:
             text += f" ponder {result.pv[1].uci()}"
+        self._answered.set()
         self.send(text)
 
     def cmd_stop(self, args: list[str]) -> None:
