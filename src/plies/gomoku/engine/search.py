@@ -12,6 +12,14 @@ defences and our own fours; at the horizon a VCF probe replaces the static evalu
 finds a win. The move picker scores moves by transposition-table move, threat class (own attack
 and blocking value), killers, counter-move and history. Late quiet moves are reduced (LMR from a
 table) and, near the horizon, pruned by move count.
+
+Reference counting: numba increments and decrements (atomically) the count of every array a
+compiled function receives or takes out of a tuple; with ``st``, ``tb`` and ``ctx`` (36 arrays)
+passed to every call, that was about 45% of the search's samples in ``perf``. The search
+kernels are therefore compiled without numba's runtime (``_nrt=False``): they only borrow
+arrays their caller owns and allocate nothing. Arrays unboxed by a kernel without the runtime
+carry no reference count, so the kernels below it that do allocate (``vcf.vcf``, the Renju
+check) and say ``_nrt=True`` explicitly skip the counting of those arrays too.
 """
 
 from __future__ import annotations
@@ -21,7 +29,6 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from plies.gomoku import rules
 from plies.gomoku.engine import params as PR
 from plies.gomoku.engine import vcf as V
 from plies.gomoku.engine.state import (
@@ -180,7 +187,7 @@ def new_context(cells: int, tt: tuple[np.ndarray, np.ndarray], stop: np.ndarray)
 # --- transposition table --------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def score_to_tt(score: int, ply: int) -> int:
     """Wins are stored relative to the node, not the root."""
     if score > WIN_BOUND:
@@ -190,7 +197,7 @@ def score_to_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def score_from_tt(score: int, ply: int) -> int:
     if score > WIN_BOUND:
         return score - ply
@@ -199,7 +206,7 @@ def score_from_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _pack(move: int, score: int, depth: int, bound: int, age: int) -> np.uint64:
     return np.uint64(
         (move & 0xFFFF)
@@ -210,7 +217,7 @@ def _pack(move: int, score: int, depth: int, bound: int, age: int) -> np.uint64:
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_bucket(key: np.uint64, n: int) -> int:
     """First entry of ``key``'s bucket in a table of ``n`` entries (any multiple of 4): the
     key's high 32 bits scaled to the bucket count (multiply-shift), so a table may use its
@@ -219,7 +226,7 @@ def tt_bucket(key: np.uint64, n: int) -> int:
     return np.int64(scaled >> np.uint64(32)) * 4
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_probe(ctx, key: np.uint64):
     """(found, move, score, depth, bound) for ``key``."""
     base = tt_bucket(key, ctx.tt_keys.shape[0])
@@ -237,7 +244,7 @@ def tt_probe(ctx, key: np.uint64):
     return False, -1, 0, 0, 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_store(ctx, key: np.uint64, move: int, score: int, depth: int, bound: int) -> None:
     """Store with depth-age replacement: the same position, else the shallowest or oldest."""
     base = tt_bucket(key, ctx.tt_keys.shape[0])
@@ -282,7 +289,7 @@ OWN_CLASS_SCORE = np.array([0, 3000, 16000, 6000, 40000, 60000, 0, 0], dtype=np.
 BLOCK_CLASS_SCORE = np.array([0, 1200, 9000, 1500, 14000, 20000, 0, 0], dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def real_threat_exists(st, s: int, cls: int) -> bool:
     """Whether side index ``s`` has an empty cell of class ``cls`` it may actually play."""
     side = s + 1
@@ -296,7 +303,7 @@ def real_threat_exists(st, s: int, cls: int) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def generate(
     st, ctx, ply: int, tt_move: int, defend: bool, prev: int, start: int = 0, skip: int = -1
 ) -> int:
@@ -343,7 +350,7 @@ def generate(
         if renju_black:
             if own == C_FORBID:
                 continue
-            if own_raw & CHECK_FLAG and rules.is_forbidden(cells, stride, p):
+            if own_raw & CHECK_FLAG and V.is_forbidden(cells, stride, p):
                 continue
         if defend and own < C_FOUR and (opp < C_FOUR or opp == C_FORBID):
             continue
@@ -365,7 +372,7 @@ def generate(
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _tt_move_playable(st, p: int, defend: bool) -> bool:
     """Whether the table's move ``p`` is a candidate here (what :func:`generate` would keep)."""
     if p < 0 or p >= st.cells.shape[0] or st.cells[p] != EMPTY or st.near[p] == 0:
@@ -378,7 +385,7 @@ def _tt_move_playable(st, p: int, defend: bool) -> bool:
     return not (defend and own < C_FOUR and (opp < C_FOUR or opp == C_FORBID))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def pick_next(ctx, ply: int, i: int, n: int) -> None:
     """Move the best-scored of moves ``i..n-1`` to position ``i`` (lazy selection sort: most
     nodes cut off after a move or two, so sorting everything would be wasted)."""
@@ -397,7 +404,7 @@ def pick_next(ctx, ply: int, i: int, n: int) -> None:
         mv[best] = t
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _update_quiet_stats(st, ctx, ply: int, best: int, depth: int, prev: int, tried: int) -> None:
     s = st.info[I_SIDE] - 1
     bonus = min(depth * depth * 16, 4000)
@@ -430,7 +437,7 @@ def _update_quiet_stats(st, ctx, ply: int, best: int, depth: int, prev: int, tri
 # --- the search -------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> int:
     """Negamax principal variation search; returns the score for the side to move.
 

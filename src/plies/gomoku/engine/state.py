@@ -265,7 +265,7 @@ def _refresh_cell(st, tb, p: int) -> None:
         st.info[I_VALSUM + s] += v
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _forget_cell(st, p: int) -> None:
     """Take the empty cell ``p`` out of the counts and sums and clear its entries (before it
     is occupied: occupied cells hold zeros)."""
@@ -277,7 +277,7 @@ def _forget_cell(st, p: int) -> None:
         st.val[s, p] = 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _update_line_cell(st, tb, p: int, k: int, row: int) -> int:
     """Direction ``k``'s key of the empty cell ``p`` changed: update its patterns, classes and
     values, saving the old ones at ``row`` of the undo stack first if they change; return the
@@ -303,7 +303,7 @@ def _update_line_cell(st, tb, p: int, k: int, row: int) -> int:
     return row + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _save_cell(st, row: int, p: int) -> None:
     """Push the patterns, classes and values of cell ``p`` on the undo stack at ``row``."""
     u = st.ucells
@@ -315,7 +315,7 @@ def _save_cell(st, row: int, p: int) -> None:
     u[row, 5] = st.val[1, p]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def make(st, tb, pos: int) -> None:
     """Play the side to move on the empty cell ``pos``."""
     side = st.info[I_SIDE]
@@ -353,7 +353,7 @@ def make(st, tb, pos: int) -> None:
     st.info[I_SIDE] = 3 - side
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def undo(st, tb) -> int:
     """Take back the last move; return its cell.
 
@@ -395,13 +395,13 @@ def undo(st, tb) -> int:
     return pos
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def hash_of(st) -> np.uint64:
     """The current hash (stones and side to move)."""
     return st.hashes[st.info[I_PLY]]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def evaluate(st, tb) -> int:
     """Static evaluation for the side to move (centi-units)."""
     s = st.info[I_SIDE] - 1

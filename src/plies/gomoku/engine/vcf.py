@@ -40,7 +40,14 @@ def new_vcf_tt(bits: int = VCF_TT_BITS) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(1 << bits, dtype=np.uint64), np.full(1 << bits, -1, dtype=np.int16)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=True)
+def is_forbidden(cells, stride: int, pos: int) -> bool:
+    """The rules' exact Renju check (it allocates, so it is compiled with NRT even when called
+    from a kernel without it)."""
+    return rules.is_forbidden(cells, stride, pos)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def forbidden_for(st, side: int, pos: int) -> bool:
     """Whether ``side`` may not play the empty cell ``pos`` (Renju black only)."""
     if side != BLACK or st.info[3] != RENJU:
@@ -49,11 +56,11 @@ def forbidden_for(st, side: int, pos: int) -> bool:
     if c & 7 == C_FORBID:
         return True
     if c & CHECK_FLAG:
-        return rules.is_forbidden(st.cells, st.info[I_STRIDE], pos)
+        return is_forbidden(st.cells, st.info[I_STRIDE], pos)
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def find_fives(st, s: int, around: int, out) -> int:
     """Empty cells on the four lines within four steps of ``around`` where side index ``s``
     makes five; written to ``out``, count returned."""
@@ -74,7 +81,7 @@ def find_fives(st, s: int, around: int, out) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def first_cell_of_class(st, s: int, cls: int) -> int:
     """Some empty cell where side index ``s`` has threat class ``cls``, or -1."""
     for p in range(st.cells.shape[0]):
@@ -83,7 +90,7 @@ def first_cell_of_class(st, s: int, cls: int) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=True)
 def _gen_fours(st, att: int, out) -> int:
     """The attacker's four moves into ``out``, flex fours first, then by class and value.
 
@@ -128,7 +135,7 @@ def _gen_fours(st, att: int, out) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=True)
 def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, counter) -> int:
     """Search a VCF for the side to move. Returns the length of the winning sequence written to
     ``seq`` (attacker and defender moves alternating, ending with the five), or 0 if none was
