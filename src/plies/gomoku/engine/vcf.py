@@ -21,6 +21,7 @@ from plies.gomoku.engine.state import (
     C_FLEX4,
     C_FORBID,
     C_FOUR,
+    C_FOUR_THREE,
     CHECK_FLAG,
     I_PLY,
     I_SIDE,
@@ -108,15 +109,21 @@ def _gen_fours(st, att: int, out) -> int:
             return 0
         out[0] = b
         return 1
+    # the class counts say how many cells to find: stop scanning when all are seen
+    left = st.counts[a, C_FOUR] + st.counts[a, C_FOUR_THREE] + st.counts[a, C_FLEX4]
+    if left == 0:
+        return 0
     cap = out.shape[0]
     scores = np.empty(cap, dtype=np.int64)
     n = 0
+    cls_a = st.cls[a]
     for p in range(st.cells.shape[0]):
-        if st.cells[p] != EMPTY:
+        if left == 0:
+            break
+        c = cls_a[p] & 7
+        if c < C_FOUR or c > C_FLEX4 or st.cells[p] != EMPTY:
             continue
-        c = st.cls[a, p] & 7
-        if c < C_FOUR or c > C_FLEX4:
-            continue
+        left -= 1
         if forbidden_for(st, att, p):
             continue
         score = c * 1000000 + st.val[a, p]
