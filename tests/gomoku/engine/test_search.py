@@ -232,9 +232,11 @@ def test_vct_api_solves_a_quintet_problem() -> None:
 
 
 def test_the_transposition_table_uses_its_whole_budget() -> None:
-    keys, data = S.new_tt(3)  # not a power of two: 3 MB, 16 bytes an entry
-    assert keys.nbytes + data.nbytes == 3 * 1024 * 1024
+    tt = S.new_tt(3)  # not a power of two: 3 MB, 16 bytes an entry
+    assert tt.nbytes == 3 * 1024 * 1024
+    assert tt.ctypes.data % 64 == 0  # a bucket is one cache line
+    entries = tt.shape[0] // 2
     # every bucket index stays inside the table
     for key in (0, 1, 2**63, 2**64 - 1, 0x9E3779B97F4A7C15):
-        base = S.tt_bucket(np.uint64(key), keys.shape[0])
-        assert 0 <= base <= keys.shape[0] - 4 and base % 4 == 0
+        base = S.tt_bucket(np.uint64(key), entries)
+        assert 0 <= base <= entries - 4 and base % 4 == 0

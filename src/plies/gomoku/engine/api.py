@@ -155,8 +155,7 @@ class Engine:
     # --- housekeeping -----------------------------------------------------------------------
     def new_game(self) -> None:
         """Forget everything learned (transposition table, histories)."""
-        self.tt[0][:] = 0
-        self.tt[1][:] = 0
+        self.tt[:] = 0
         self._contexts = []
 
     def stop(self) -> None:

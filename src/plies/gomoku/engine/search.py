@@ -111,8 +111,7 @@ DEFAULT_FEATURES = tuple(name != "null_move" for name in FEATURE_NAMES)
 class SearchContext(NamedTuple):
     """Per-thread search memory, plus the shared transposition table and stop flag."""
 
-    tt_keys: np.ndarray  # uint64[n] key ^ data (lockless)
-    tt_data: np.ndarray  # uint64[n] packed entry
+    tt: np.ndarray  # uint64[2n]: per entry key ^ data (lockless), then the packed data
     history: np.ndarray  # int32[2, N]
     killers: np.ndarray  # int32[MAX_PLY, 2]
     counter: np.ndarray  # int32[2, N] reply to the opponent's last move
@@ -131,11 +130,15 @@ class SearchContext(NamedTuple):
     features: np.ndarray  # int8[F_COUNT]
 
 
-def new_tt(megabytes: float) -> tuple[np.ndarray, np.ndarray]:
-    """A transposition table of about ``megabytes`` MB (16 bytes an entry, buckets of 4)."""
+def new_tt(megabytes: float) -> np.ndarray:
+    """A transposition table of about ``megabytes`` MB: 16 bytes an entry (key ^ data, then
+    data, side by side), buckets of 4 entries aligned to 64 bytes, so a probe reads one cache
+    line."""
     entries = max(4, int(megabytes * 1024 * 1024) // 16)
     n = entries // 4 * 4
-    return np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.uint64)
+    buf = np.zeros(2 * n + 8, dtype=np.uint64)
+    skip = (-buf.ctypes.data % 64) // 8
+    return buf[skip : skip + 2 * n]
 
 
 def lmr_table(base: float = PR.LMR_BASE, divisor: float = PR.LMR_DIVISOR) -> np.ndarray:
@@ -150,7 +153,7 @@ def lmr_table(base: float = PR.LMR_BASE, divisor: float = PR.LMR_DIVISOR) -> np.
     return np.clip(table, 0, 127).astype(np.int8)
 
 
-def new_context(cells: int, tt: tuple[np.ndarray, np.ndarray], stop: np.ndarray) -> SearchContext:
+def new_context(cells: int, tt: np.ndarray, stop: np.ndarray) -> SearchContext:
     """Search memory for one thread over a board array of ``cells`` entries."""
     vk, vd = V.new_vcf_tt()
     features = np.ones(F_COUNT, dtype=np.int8)
@@ -163,8 +166,7 @@ def new_context(cells: int, tt: tuple[np.ndarray, np.ndarray], stop: np.ndarray)
     stats[S_TACTICAL_OPP] = PR.TACTICAL_OPP
     stats[S_LMP_DEPTH] = PR.LMP_DEPTH
     return SearchContext(
-        tt[0],
-        tt[1],
+        tt,
         np.zeros((2, cells), dtype=np.int32),
         np.full((MAX_PLY, 2), -1, dtype=np.int32),
         np.full((2, cells), -1, dtype=np.int32),
@@ -229,10 +231,11 @@ def tt_bucket(key: np.uint64, n: int) -> int:
 @njit(cache=True, nogil=True, _nrt=False)
 def tt_probe(ctx, key: np.uint64):
     """(found, move, score, depth, bound) for ``key``."""
-    base = tt_bucket(key, ctx.tt_keys.shape[0])
-    for i in range(base, base + 4):
-        data = ctx.tt_data[i]
-        if ctx.tt_keys[i] ^ data == key and data != 0:
+    tt = ctx.tt
+    base = tt_bucket(key, tt.shape[0] >> 1) * 2
+    for i in range(base, base + 8, 2):
+        data = tt[i + 1]
+        if tt[i] ^ data == key and data != 0:
             d = int(data)
             move = d & 0xFFFF
             if move == 0xFFFF:
@@ -247,16 +250,17 @@ def tt_probe(ctx, key: np.uint64):
 @njit(cache=True, nogil=True, _nrt=False)
 def tt_store(ctx, key: np.uint64, move: int, score: int, depth: int, bound: int) -> None:
     """Store with depth-age replacement: the same position, else the shallowest or oldest."""
-    base = tt_bucket(key, ctx.tt_keys.shape[0])
+    tt = ctx.tt
+    base = tt_bucket(key, tt.shape[0] >> 1) * 2
     age = ctx.stats[S_AGE] & 0xFF
     victim = base
     worst = 1 << 30
-    for i in range(base, base + 4):
-        data = ctx.tt_data[i]
+    for i in range(base, base + 8, 2):
+        data = tt[i + 1]
         if data == 0:
             victim = i
             break
-        if ctx.tt_keys[i] ^ data == key:
+        if tt[i] ^ data == key:
             d = int(data)
             old_depth = ((d >> 32) & 0xFF) - 1
             if move < 0:
@@ -276,8 +280,8 @@ def tt_store(ctx, key: np.uint64, move: int, score: int, depth: int, bound: int)
             worst = worth
             victim = i
     data = _pack(move if move >= 0 else 0xFFFF, score, depth, bound, age)
-    ctx.tt_data[victim] = data
-    ctx.tt_keys[victim] = key ^ data
+    tt[victim + 1] = data
+    tt[victim] = key ^ data
 
 
 # --- move generation --------------------------------------------------------------------------
