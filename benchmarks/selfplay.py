@@ -94,13 +94,16 @@ def parse_params(items: list[str]) -> dict:
     return out
 
 
-def make_engine(rule: str, size: int, off: list[str], params: list[str]) -> Engine:
-    """An engine (16 MB table) with the features ``off`` switched off and the ``NAME=VALUE``
-    ``params`` set."""
+def make_engine(
+    rule: str, size: int, off: list[str], params: list[str], threads: int = 1
+) -> Engine:
+    """An engine (16 MB table, ``threads`` search threads) with the features ``off`` switched
+    off and the ``NAME=VALUE`` ``params`` set."""
     return Engine(
         rule,
         size,
         hash_mb=16,
+        threads=threads,
         features={f: False for f in off},
         params=parse_params(params),
     )
@@ -117,11 +120,13 @@ def main() -> None:
     ap.add_argument("--b-off", nargs="*", default=[], help="features off in engine B")
     ap.add_argument("--a-param", nargs="*", default=[], help="NAME=VALUE for engine A")
     ap.add_argument("--b-param", nargs="*", default=[], help="NAME=VALUE for engine B")
+    ap.add_argument("--a-threads", type=int, default=1, help="search threads of engine A")
+    ap.add_argument("--b-threads", type=int, default=1, help="search threads of engine B")
     args = ap.parse_args()
     if args.movetime is None and args.nodes is None:
         args.movetime = 0.1
-    a = make_engine(args.rule, args.size, args.a_off, args.a_param)
-    b = make_engine(args.rule, args.size, args.b_off, args.b_param)
+    a = make_engine(args.rule, args.size, args.a_off, args.a_param, args.a_threads)
+    b = make_engine(args.rule, args.size, args.b_off, args.b_param, args.b_threads)
     total = 0.0
     games = 0
     wins = draws = losses = 0
