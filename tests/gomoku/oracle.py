@@ -270,7 +270,13 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.winner != 0 or len(self.pos.stones) == self.pos.width * self.pos.height
+        """A win, a full board, or (Renju) black to move with every empty cell forbidden: a
+        draw, as if the board were full."""
+        if self.winner != 0 or len(self.pos.stones) == self.pos.width * self.pos.height:
+            return True
+        if self.rule == "renju" and self.to_move == BLACK:
+            return all(is_forbidden(self.pos, cell) for cell in self.pos.empty_cells())
+        return False
 
     def is_legal(self, cell: Cell) -> bool:
         if self.is_over or self.pos.get(cell) != EMPTY:
