@@ -694,31 +694,16 @@ def legal_moves(bd, st, hist, pst, out, row: int) -> int:
 
 @njit(cache=True, nogil=True)
 def perft(bd, st, hist, pst, out, depth: int, ply: int) -> int:
-    """Leaf count at ``depth`` (self-recursive; called from Python only). Legality as in the
-    search: pins for ordinary moves, make + ``leaves_check`` for king moves, en passant and
-    check evasions; the check test from the last move (``in_check_fast``)."""
-    flat = out.reshape(out.size)
-    base = ply * out.shape[1]
-    n = generate(bd, st, flat, base, True)
-    us = st[I_SIDE]
-    ksq = st[I_KSQ + us]
-    checked = in_check_fast(bd, st, hist)
+    """Leaf count at ``depth`` (self-recursive; called from Python only), over
+    :func:`legal_moves` (the search's legality: pins, or make + ``leaves_check`` for king
+    moves, en passant and check evasions)."""
+    n = legal_moves(bd, st, hist, pst, out, ply)
+    if depth <= 1:
+        return n
     total = 0
     for i in range(n):
-        mv = flat[base + i]
-        fr = mv & 63
-        special = checked or (bd[fr] & 7) == KING or (mv >> 16) == FLAG_EP
-        if not special:
-            if not pin_ok(bd, fr, (mv >> 6) & 63, ksq, us):
-                continue
-            if depth <= 1:
-                total += 1
-                continue
+        mv = out[ply, i]
         make(bd, st, hist, pst, mv)
-        if not special or not leaves_check(bd, st):
-            if depth <= 1:
-                total += 1
-            else:
-                total += perft(bd, st, hist, pst, out, depth - 1, ply + 1)
+        total += perft(bd, st, hist, pst, out, depth - 1, ply + 1)
         undo(bd, st, hist)
     return total
