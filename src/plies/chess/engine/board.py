@@ -129,7 +129,7 @@ def encode(fr: int, to: int, promo: int, flag: int) -> int:
     return fr | (to << 6) | (promo << 12) | (flag << 16)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def attacked(bd, sq: int, by: int) -> bool:
     """Whether side ``by`` attacks square ``sq``."""
     f = sq & 7
@@ -300,7 +300,7 @@ def pin_ok(bd, fr: int, to: int, k: int, us: int) -> bool:
     return DIRECTION[k, to] == d
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def in_check(bd, st) -> bool:
     us = st[I_SIDE]
     return attacked(bd, st[I_KSQ + us], 1 - us)
@@ -313,7 +313,7 @@ def leaves_check(bd, st) -> bool:
     return attacked(bd, st[I_KSQ + 1 - them], them)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def generate(bd, st, out, base: int, quiets: bool) -> int:
     """Pseudo-legal moves into the flat ``out[base:]``; with ``quiets`` False only captures and
     queen promotions (the quiescence search). Returns the count."""
@@ -429,7 +429,7 @@ def generate(bd, st, out, base: int, quiets: bool) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ep_possible(bd, to: int, pawn: int) -> bool:
     """A pawn ``pawn`` stands beside square ``to`` (so the double push left a real e.p.)."""
     f = to & 7
@@ -575,7 +575,7 @@ def undo(bd, st, hist) -> None:
             bd[rt] = 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def make_null(st, hist) -> None:
     """Pass (null-move pruning): only the side, the e.p. square and the key change."""
     h = st[I_HPLY]
@@ -598,7 +598,7 @@ def make_null(st, hist) -> None:
     st[I_HASH] = key
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def undo_null(st, hist) -> None:
     h = st[I_HPLY] - 1
     st[I_HPLY] = h
@@ -638,7 +638,7 @@ def compute_psq(bd, pst):
     return mg, eg, phase
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def is_repetition(st, hist) -> bool:
     """The current position occurred before since the last irreversible move."""
     h = st[I_HPLY]
@@ -652,7 +652,7 @@ def is_repetition(st, hist) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def insufficient_material(st) -> bool:
     """Bare kings, or a lone minor piece (dead draws the search scores as 0)."""
     for c in range(2):

@@ -44,7 +44,7 @@ def _king_near() -> np.ndarray:
 KING_NEAR = _king_near()
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def evaluate(bd, st, w, scratch) -> int:
     """The position's value for the side to move, in centipawns."""
     mg = st[I_MG]

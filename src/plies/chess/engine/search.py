@@ -316,7 +316,7 @@ def tt_store(tt, age: int, key: int, move: int, score: int, depth: int, bound: i
 # --- static exchange evaluation ---------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def least_attacker(bd, sq: int, side: int) -> int:
     """The square of ``side``'s least valuable piece attacking ``sq`` (-1 if none)."""
     f = sq & 7
@@ -364,7 +364,7 @@ def least_attacker(bd, sq: int, side: int) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def see_at(bd, mv: int, buf, o: int) -> int:
     """Static exchange evaluation of capture ``mv``: the material the mover wins (centipawns)
     when both sides keep recapturing on the target square with their least valuable piece
@@ -536,7 +536,7 @@ def may_give_check(bd, mv: int, ek: int) -> bool:
 # --- the search --------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth: int,
                ply: int) -> int:  # fmt: skip
     """Negamax PVS value of the position for the side to move, within (alpha, beta)."""
