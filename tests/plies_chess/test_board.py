@@ -63,6 +63,9 @@ def _check_position(pos: Position, board: chess.Board) -> None:
     assert pos.key == int(B.compute_hash(pos.bd, pos.st))
     mg, eg, phase = B.compute_psq(pos.bd, pos.pst)
     assert (pos.st[B.I_MG], pos.st[B.I_EG], pos.st[B.I_PHASE]) == (mg, eg, phase)
+    fresh = pos.st.copy()
+    B.set_bitboards(pos.bd, fresh)
+    assert np.array_equal(pos.st[B.I_BB : B.I_BB + 16], fresh[B.I_BB : B.I_BB + 16])
     assert bool(B.in_check(pos.bd, pos.st)) == board.is_check()
     assert bool(B.in_check_fast(pos.bd, pos.st, pos.hist)) == board.is_check()
     # make/undo of every legal move restores the position exactly; the check tests before
@@ -85,6 +88,7 @@ def _check_position(pos: Position, board: chess.Board) -> None:
 def test_random_games_match_python_chess(choices: list[int]) -> None:
     board = chess.Board()
     pos = Position.from_board(board)
+    B.set_bitboards(pos.bd, pos.st)  # from here on kept by make/undo (checked at every move)
     keys: dict[int, object] = {}
     for c in choices:
         _check_position(pos, board)
@@ -145,3 +149,27 @@ def test_check_tests_match_python_chess_on_the_perft_suite() -> None:
             assert bool(B.gives_check(pos.bd, pos.st, mv)) == checks, (fen, move)
             assert bool(B.in_check_fast(pos.bd, pos.st, pos.hist)) == checks, (fen, move)
             pos.pop()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=160))
+def test_evaluation_equals_the_square_by_square_reference(choices: list[int]) -> None:
+    from plies.chess.engine.evaluate import evaluate
+    from plies.chess.position import default_eval_arrays
+
+    from .eval_reference import reference_evaluate
+
+    _, w = default_eval_arrays()
+    scratch = np.zeros(256, dtype=np.int64)
+    board = chess.Board()
+    pos = Position.from_board(board)
+    for c in choices:
+        assert int(evaluate(pos.bd, pos.st, w, scratch)) == reference_evaluate(pos.bd, pos.st, w)
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        captures = [m for m in moves if board.is_capture(m) or m.promotion]
+        pool = captures if captures and c % 2 else moves  # captures often: reach endings
+        move = pool[c % len(pool)]
+        board.push(move)
+        pos.push(move)

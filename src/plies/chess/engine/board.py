@@ -19,7 +19,9 @@ mover's king attacked) rejects illegal moves. Castling is standard chess (no Che
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 WHITE = 0
 BLACK = 1
@@ -41,8 +43,10 @@ I_MG = 8
 I_EG = 9
 I_PHASE = 10
 I_FULL = 11
+I_BB_OK = 12  # 1 once the bitboards below match the board (``set_bitboards``)
 I_CNT = 16  # 16 slots: count of piece code p at I_CNT + p
-ST_SIZE = 32
+I_BB = 32  # 16 slots: bitboard (int64, bit = square) of piece code p at I_BB + p
+ST_SIZE = 48
 
 # hist columns
 H_MOVE = 0
@@ -122,6 +126,59 @@ def _build_direction() -> np.ndarray:
 
 
 DIRECTION = _build_direction()
+
+
+# --- bitboards: int64 sets of squares (bit sq), kept in ``st`` by make/undo ---------------------
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an int64 (one instruction)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def lsb(typingctx, x):
+    """Index of the lowest set bit of a non-zero int64."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def msb(typingctx, x):
+    """Index of the highest set bit of a non-zero int64."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        lz = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
+
+    return types.int64(types.int64), codegen
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def set_bitboards(bd, st) -> None:
+    """The bitboards of ``st`` from the board (``st[I_BB_OK]`` 0 means they are not set yet:
+    ``Position`` leaves them zero, and the evaluation calls this on first use)."""
+    for p in range(16):
+        st[I_BB + p] = 0
+    for sq in range(64):
+        p = bd[sq]
+        if p != 0:
+            st[I_BB + p] |= np.int64(1) << sq
+    st[I_BB_OK] = 1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -466,11 +523,13 @@ def make(bd, st, hist, pst, mv: int) -> None:
         capsq = to - 8 if us == WHITE else to + 8
         captured = np.int64(bd[capsq])
         bd[capsq] = 0
+        st[I_BB + captured] ^= np.int64(1) << capsq
         key ^= Z_PIECE[captured, capsq]
         mg -= pst[0, captured, capsq]
         eg -= pst[1, captured, capsq]
         st[I_CNT + captured] -= 1
     elif captured != 0:
+        st[I_BB + captured] ^= np.int64(1) << to
         key ^= Z_PIECE[captured, to]
         mg -= pst[0, captured, to]
         eg -= pst[1, captured, to]
@@ -488,6 +547,8 @@ def make(bd, st, hist, pst, mv: int) -> None:
         st[I_CNT + placed] += 1
         st[I_PHASE] += PHASE_WEIGHT[promo]
     bd[to] = placed
+    st[I_BB + p] ^= np.int64(1) << fr
+    st[I_BB + placed] ^= np.int64(1) << to
     key ^= Z_PIECE[placed, to]
     mg += pst[0, placed, to]
     eg += pst[1, placed, to]
@@ -502,6 +563,7 @@ def make(bd, st, hist, pst, mv: int) -> None:
             rook = np.int64(bd[rf])
             bd[rf] = 0
             bd[rt] = rook
+            st[I_BB + rook] ^= (np.int64(1) << rf) | (np.int64(1) << rt)
             key ^= Z_PIECE[rook, rf] ^ Z_PIECE[rook, rt]
             mg += pst[0, rook, rt] - pst[0, rook, rf]
             eg += pst[1, rook, rt] - pst[1, rook, rf]
@@ -555,15 +617,19 @@ def undo(bd, st, hist) -> None:
         st[I_CNT + placed] -= 1
         st[I_CNT + p] += 1
     bd[fr] = p
+    st[I_BB + placed] ^= np.int64(1) << to
+    st[I_BB + p] ^= np.int64(1) << fr
     if flag == FLAG_EP:
         bd[to] = 0
         capsq = to - 8 if us == WHITE else to + 8
         bd[capsq] = captured
         st[I_CNT + captured] += 1
+        st[I_BB + captured] ^= np.int64(1) << capsq
     else:
         bd[to] = captured
         if captured != 0:
             st[I_CNT + captured] += 1
+            st[I_BB + captured] ^= np.int64(1) << to
     if (p & 7) == KING:
         st[I_KSQ + us] = fr
         if flag == FLAG_CASTLE:
@@ -571,8 +637,10 @@ def undo(bd, st, hist) -> None:
                 rf, rt = fr + 3, fr + 1
             else:
                 rf, rt = fr - 4, fr - 1
-            bd[rf] = bd[rt]
+            rook = np.int64(bd[rt])
+            bd[rf] = rook
             bd[rt] = 0
+            st[I_BB + rook] ^= (np.int64(1) << rf) | (np.int64(1) << rt)
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -11,6 +11,8 @@ from numba import njit
 from plies.chess.engine import params as P
 from plies.chess.engine.board import (
     BISHOP,
+    I_BB,
+    I_BB_OK,
     I_CNT,
     I_EG,
     I_KSQ,
@@ -25,9 +27,13 @@ from plies.chess.engine.board import (
     QUEEN,
     RAYS,
     ROOK,
+    lsb,
+    msb,
+    popcount,
+    set_bitboards,
 )
 
-SCRATCH = 96  # int64 slots evaluate needs: pawn files [0:48], pawn list [48:64], pieces [64:96]
+SCRATCH = 96  # int64 slots of the search memory reserved for the evaluation (unused now)
 
 
 def _king_near() -> np.ndarray:
@@ -44,128 +50,130 @@ def _king_near() -> np.ndarray:
 KING_NEAR = _king_near()
 
 
+def _bits(squares) -> np.int64:
+    v = 0
+    for sq in squares:
+        v |= 1 << sq
+    return np.array([v], dtype=np.uint64).view(np.int64)[0]
+
+
+def _bitboard_tables():
+    files = np.array([_bits(range(f, 64, 8)) for f in range(8)], dtype=np.int64)
+    adjacent = np.array(
+        [(files[f - 1] if f > 0 else 0) | (files[f + 1] if f < 7 else 0) for f in range(8)],
+        dtype=np.int64,
+    )
+    # passed[c, sq]: enemy pawns there stop a pawn of colour c on sq (files f-1..f+1, ahead)
+    passed = np.zeros((2, 64), dtype=np.int64)
+    knight = np.zeros(64, dtype=np.int64)
+    zone = np.zeros(64, dtype=np.int64)
+    rays = np.zeros((8, 64), dtype=np.int64)
+    for sq in range(64):
+        f, r = sq & 7, sq >> 3
+        near = range(max(0, f - 1), min(7, f + 1) + 1)
+        passed[0, sq] = _bits(rr * 8 + ff for ff in near for rr in range(r + 1, 8))
+        passed[1, sq] = _bits(rr * 8 + ff for ff in near for rr in range(0, r))
+        knight[sq] = _bits(t for t in KNIGHT_TO[sq] if t >= 0)
+        zone[sq] = _bits(s for s in range(64) if KING_NEAR[sq, s])
+        for d in range(8):
+            rays[d, sq] = _bits(t for t in RAYS[sq, d] if t >= 0)
+    return files, adjacent, passed, knight, zone, rays
+
+
+FILE_BB, ADJACENT_BB, PASSED_BB, KNIGHT_BB, ZONE_BB, RAY_BB = _bitboard_tables()
+# the rays of RAYS' directions N S E W NE NW SE SW that run towards higher squares
+RAY_UP = np.array([1, 0, 1, 0, 1, 1, 0, 0], dtype=np.int64)
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def evaluate(bd, st, w, scratch) -> int:
-    """The position's value for the side to move, in centipawns."""
+    """The position's value for the side to move, in centipawns (``scratch`` is unused)."""
+    if st[I_BB_OK] == 0:
+        set_bitboards(bd, st)
     mg = st[I_MG]
     eg = st[I_EG]
-    # one scan of the board: pawn files (counts [0:16], lowest rank [16:32], highest rank
-    # [32:48], by colour * 8 + file), the pawn squares [48:64] and the other non-king pieces
-    # [64:96], so the terms below visit only occupied squares
-    for i in range(16):
-        scratch[i] = 0
-        scratch[16 + i] = 8
-        scratch[32 + i] = -1
-    npawns = 0
-    npieces = 0
-    for sq in range(64):
-        p = bd[sq]
-        if p == 0:
-            continue
-        t = p & 7
-        if t == PAWN:
-            i = (p >> 3) * 8 + (sq & 7)
-            r = sq >> 3
-            scratch[i] += 1
-            if r < scratch[16 + i]:
-                scratch[16 + i] = r
-            if r > scratch[32 + i]:
-                scratch[32 + i] = r
-            if npawns < 16:
-                scratch[48 + npawns] = sq
-                npawns += 1
-        elif t != KING and npieces < 32:
-            scratch[64 + npieces] = sq
-            npieces += 1
-    for j in range(npawns):
-        sq = scratch[48 + j]
-        c = bd[sq] >> 3
+    wp = st[I_BB + PAWN]
+    bp = st[I_BB + (PAWN | 8)]
+    occ_w = wp
+    occ_b = bp
+    for t in range(KNIGHT, KING + 1):
+        occ_w |= st[I_BB + t]
+        occ_b |= st[I_BB + 8 + t]
+    occ = occ_w | occ_b
+    # pawn structure: doubled, isolated, passed (plus a free path in the end game)
+    for c in range(2):
+        own = wp if c == 0 else bp
+        opp = bp if c == 0 else wp
         sign = 1 if c == 0 else -1
-        f = sq & 7
-        r = sq >> 3
-        own = c * 8
-        opp = (1 - c) * 8
-        if scratch[own + f] > 1:
-            mg -= sign * w[P.W_DOUBLED_MG]
-            eg -= sign * w[P.W_DOUBLED_EG]
-        left = scratch[own + f - 1] if f > 0 else 0
-        right = scratch[own + f + 1] if f < 7 else 0
-        if left == 0 and right == 0:
-            mg -= sign * w[P.W_ISOLATED_MG]
-            eg -= sign * w[P.W_ISOLATED_EG]
-        passed = True
-        for ff in range(max(0, f - 1), min(7, f + 1) + 1):
-            if c == 0:
-                if scratch[32 + opp + ff] > r:
-                    passed = False
-            else:
-                if scratch[16 + opp + ff] < r and scratch[opp + ff] > 0:
-                    passed = False
-        if passed:
-            rel = r if c == 0 else 7 - r
-            mg += sign * w[P.W_PASSED_MG + rel]
-            eg += sign * w[P.W_PASSED_EG + rel]
-            front = sq + 8 if c == 0 else sq - 8
-            if 0 <= front < 64 and bd[front] == 0:
-                eg += sign * w[P.W_PASSED_FREE_EG]
+        x = own
+        while x != 0:
+            sq = lsb(x)
+            x &= x - 1
+            f = sq & 7
+            on_file = own & FILE_BB[f]
+            if on_file & (on_file - 1) != 0:
+                mg -= sign * w[P.W_DOUBLED_MG]
+                eg -= sign * w[P.W_DOUBLED_EG]
+            if own & ADJACENT_BB[f] == 0:
+                mg -= sign * w[P.W_ISOLATED_MG]
+                eg -= sign * w[P.W_ISOLATED_EG]
+            if opp & PASSED_BB[c, sq] == 0:
+                r = sq >> 3
+                rel = r if c == 0 else 7 - r
+                mg += sign * w[P.W_PASSED_MG + rel]
+                eg += sign * w[P.W_PASSED_EG + rel]
+                front = sq + 8 if c == 0 else sq - 8
+                if 0 <= front < 64 and bd[front] == 0:
+                    eg += sign * w[P.W_PASSED_FREE_EG]
+    # pieces: mobility (attacked squares not holding an own piece), attacks on the enemy
+    # king's zone, rooks on open and half-open files
     king_units_0 = 0  # attack units on the white king zone (by black)
     king_units_1 = 0
     king_att_0 = 0
     king_att_1 = 0
-    wk = st[I_KSQ]
-    bk = st[I_KSQ + 1]
-    for j in range(npieces):
-        sq = scratch[64 + j]
-        p = bd[sq]
-        t = p & 7
-        c = p >> 3
+    for c in range(2):
         sign = 1 if c == 0 else -1
-        enemy_king = bk if c == 0 else wk
-        mob = 0
-        hits = 0
-        if t == KNIGHT:
-            for k in range(8):
-                tgt = KNIGHT_TO[sq, k]
-                if tgt < 0:
-                    break
-                q = bd[tgt]
-                if q == 0 or (q >> 3) != c:
-                    mob += 1
-                hits += KING_NEAR[enemy_king, tgt]
-        else:
-            d0 = 4 if t == BISHOP else 0
-            d1 = 4 if t == ROOK else 8
-            for d in range(d0, d1):
-                for k in range(7):
-                    tgt = RAYS[sq, d, k]
-                    if tgt < 0:
-                        break
-                    q = bd[tgt]
-                    hits += KING_NEAR[enemy_king, tgt]
-                    if q != 0:
-                        if (q >> 3) != c:
-                            mob += 1
-                        break
-                    mob += 1
-            if t == ROOK:
-                f = sq & 7
-                if scratch[c * 8 + f] == 0:
-                    if scratch[(1 - c) * 8 + f] == 0:
-                        mg += sign * w[P.W_ROOK_OPEN_MG]
-                        eg += sign * w[P.W_ROOK_OPEN_EG]
+        own_occ = occ_w if c == 0 else occ_b
+        own_pawns = wp if c == 0 else bp
+        opp_pawns = bp if c == 0 else wp
+        zone = ZONE_BB[st[I_KSQ + 1 - c]]
+        for t in range(KNIGHT, KING):
+            x = st[I_BB + (c << 3) + t]
+            while x != 0:
+                sq = lsb(x)
+                x &= x - 1
+                if t == KNIGHT:
+                    att = KNIGHT_BB[sq]
+                else:
+                    att = np.int64(0)
+                    d0 = 4 if t == BISHOP else 0
+                    d1 = 4 if t == ROOK else 8
+                    for d in range(d0, d1):
+                        ray = RAY_BB[d, sq]
+                        blockers = ray & occ
+                        if blockers != 0:
+                            b = lsb(blockers) if RAY_UP[d] else msb(blockers)
+                            ray ^= RAY_BB[d, b]
+                        att |= ray
+                    if t == ROOK:
+                        fm = FILE_BB[sq & 7]
+                        if own_pawns & fm == 0:
+                            if opp_pawns & fm == 0:
+                                mg += sign * w[P.W_ROOK_OPEN_MG]
+                                eg += sign * w[P.W_ROOK_OPEN_EG]
+                            else:
+                                mg += sign * w[P.W_ROOK_HALF_MG]
+                                eg += sign * w[P.W_ROOK_HALF_EG]
+                m = popcount(att & ~own_occ) - w[P.W_MOB_BASE + t]
+                mg += sign * m * w[P.W_MOB_MG + t]
+                eg += sign * m * w[P.W_MOB_EG + t]
+                if att & zone != 0:
+                    if c == 0:
+                        king_units_1 += w[P.W_KING_UNITS + t]
+                        king_att_1 += 1
                     else:
-                        mg += sign * w[P.W_ROOK_HALF_MG]
-                        eg += sign * w[P.W_ROOK_HALF_EG]
-        m = mob - w[P.W_MOB_BASE + t]
-        mg += sign * m * w[P.W_MOB_MG + t]
-        eg += sign * m * w[P.W_MOB_EG + t]
-        if hits > 0:
-            if c == 0:
-                king_units_1 += w[P.W_KING_UNITS + t]
-                king_att_1 += 1
-            else:
-                king_units_0 += w[P.W_KING_UNITS + t]
-                king_att_0 += 1
+                        king_units_0 += w[P.W_KING_UNITS + t]
+                        king_att_0 += 1
     # king safety (middle game): attackers on the zone, pawn shield, open files
     for c in range(2):
         sign = 1 if c == 0 else -1
@@ -191,7 +199,7 @@ def evaluate(bd, st, w, scratch) -> int:
                 near = 0 <= s1 < 64 and bd[s1] == own_pawn
                 if near or (0 <= s1 + step < 64 and bd[s1 + step] == own_pawn):
                     shield += 1
-                if scratch[c * 8 + ff] == 0:
+                if (wp if c == 0 else bp) & FILE_BB[ff] == 0:
                     mg -= sign * w[P.W_OPEN_NEAR_KING]
             mg += sign * shield * w[P.W_SHIELD]
     if st[I_CNT + BISHOP] >= 2:

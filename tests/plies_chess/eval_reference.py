@@ -1,0 +1,194 @@
+"""A slow reference of the chess evaluation for the tests: the earlier mailbox version (one scan
+of the 64 squares, mobility by walking rays square by square), plain Python. The compiled
+evaluation (bitboards kept by make/undo) must return the same value in every position."""
+
+from __future__ import annotations
+
+from plies.chess.engine import params as P
+from plies.chess.engine.board import (
+    BISHOP,
+    I_CNT,
+    I_EG,
+    I_KSQ,
+    I_MG,
+    I_PHASE,
+    I_SIDE,
+    KING,
+    KNIGHT,
+    KNIGHT_TO,
+    PAWN,
+    PHASE_TOTAL,
+    QUEEN,
+    RAYS,
+    ROOK,
+)
+from plies.chess.engine.evaluate import KING_NEAR
+
+
+def reference_evaluate(bd, st, w) -> int:
+    """The value for the side to move (centipawns), square by square."""
+    scratch = [0] * 96
+    mg = st[I_MG]
+    eg = st[I_EG]
+    # one scan of the board: pawn files (counts [0:16], lowest rank [16:32], highest rank
+    # [32:48], by colour * 8 + file), the pawn squares [48:64] and the other non-king pieces
+    # [64:96], so the terms below visit only occupied squares
+    for i in range(16):
+        scratch[i] = 0
+        scratch[16 + i] = 8
+        scratch[32 + i] = -1
+    npawns = 0
+    npieces = 0
+    for sq in range(64):
+        p = bd[sq]
+        if p == 0:
+            continue
+        t = p & 7
+        if t == PAWN:
+            i = (p >> 3) * 8 + (sq & 7)
+            r = sq >> 3
+            scratch[i] += 1
+            if r < scratch[16 + i]:
+                scratch[16 + i] = r
+            if r > scratch[32 + i]:
+                scratch[32 + i] = r
+            if npawns < 16:
+                scratch[48 + npawns] = sq
+                npawns += 1
+        elif t != KING and npieces < 32:
+            scratch[64 + npieces] = sq
+            npieces += 1
+    for j in range(npawns):
+        sq = scratch[48 + j]
+        c = bd[sq] >> 3
+        sign = 1 if c == 0 else -1
+        f = sq & 7
+        r = sq >> 3
+        own = c * 8
+        opp = (1 - c) * 8
+        if scratch[own + f] > 1:
+            mg -= sign * w[P.W_DOUBLED_MG]
+            eg -= sign * w[P.W_DOUBLED_EG]
+        left = scratch[own + f - 1] if f > 0 else 0
+        right = scratch[own + f + 1] if f < 7 else 0
+        if left == 0 and right == 0:
+            mg -= sign * w[P.W_ISOLATED_MG]
+            eg -= sign * w[P.W_ISOLATED_EG]
+        passed = True
+        for ff in range(max(0, f - 1), min(7, f + 1) + 1):
+            if c == 0:
+                if scratch[32 + opp + ff] > r:
+                    passed = False
+            else:
+                if scratch[16 + opp + ff] < r and scratch[opp + ff] > 0:
+                    passed = False
+        if passed:
+            rel = r if c == 0 else 7 - r
+            mg += sign * w[P.W_PASSED_MG + rel]
+            eg += sign * w[P.W_PASSED_EG + rel]
+            front = sq + 8 if c == 0 else sq - 8
+            if 0 <= front < 64 and bd[front] == 0:
+                eg += sign * w[P.W_PASSED_FREE_EG]
+    king_units_0 = 0  # attack units on the white king zone (by black)
+    king_units_1 = 0
+    king_att_0 = 0
+    king_att_1 = 0
+    wk = st[I_KSQ]
+    bk = st[I_KSQ + 1]
+    for j in range(npieces):
+        sq = scratch[64 + j]
+        p = bd[sq]
+        t = p & 7
+        c = p >> 3
+        sign = 1 if c == 0 else -1
+        enemy_king = bk if c == 0 else wk
+        mob = 0
+        hits = 0
+        if t == KNIGHT:
+            for k in range(8):
+                tgt = KNIGHT_TO[sq, k]
+                if tgt < 0:
+                    break
+                q = bd[tgt]
+                if q == 0 or (q >> 3) != c:
+                    mob += 1
+                hits += KING_NEAR[enemy_king, tgt]
+        else:
+            d0 = 4 if t == BISHOP else 0
+            d1 = 4 if t == ROOK else 8
+            for d in range(d0, d1):
+                for k in range(7):
+                    tgt = RAYS[sq, d, k]
+                    if tgt < 0:
+                        break
+                    q = bd[tgt]
+                    hits += KING_NEAR[enemy_king, tgt]
+                    if q != 0:
+                        if (q >> 3) != c:
+                            mob += 1
+                        break
+                    mob += 1
+            if t == ROOK:
+                f = sq & 7
+                if scratch[c * 8 + f] == 0:
+                    if scratch[(1 - c) * 8 + f] == 0:
+                        mg += sign * w[P.W_ROOK_OPEN_MG]
+                        eg += sign * w[P.W_ROOK_OPEN_EG]
+                    else:
+                        mg += sign * w[P.W_ROOK_HALF_MG]
+                        eg += sign * w[P.W_ROOK_HALF_EG]
+        m = mob - w[P.W_MOB_BASE + t]
+        mg += sign * m * w[P.W_MOB_MG + t]
+        eg += sign * m * w[P.W_MOB_EG + t]
+        if hits > 0:
+            if c == 0:
+                king_units_1 += w[P.W_KING_UNITS + t]
+                king_att_1 += 1
+            else:
+                king_units_0 += w[P.W_KING_UNITS + t]
+                king_att_0 += 1
+    # king safety (middle game): attackers on the zone, pawn shield, open files
+    for c in range(2):
+        sign = 1 if c == 0 else -1
+        units = king_units_0 if c == 0 else king_units_1
+        attackers = king_att_0 if c == 0 else king_att_1
+        if st[I_CNT + ((1 - c) << 3) + QUEEN] == 0:
+            units = units // 2
+        if attackers >= 2:
+            pen = w[P.W_KING_SCALE] * units * units // 4
+            if pen > w[P.W_KING_CAP]:
+                pen = w[P.W_KING_CAP]
+            mg -= sign * pen
+        k = st[I_KSQ + c]
+        kf = k & 7
+        kr = k >> 3
+        rel = kr if c == 0 else 7 - kr
+        if rel <= 1:
+            step = 8 if c == 0 else -8
+            shield = 0
+            for ff in range(max(0, kf - 1), min(7, kf + 1) + 1):
+                s1 = k - kf + ff + step
+                own_pawn = PAWN | (c << 3)
+                near = 0 <= s1 < 64 and bd[s1] == own_pawn
+                if near or (0 <= s1 + step < 64 and bd[s1 + step] == own_pawn):
+                    shield += 1
+                if scratch[c * 8 + ff] == 0:
+                    mg -= sign * w[P.W_OPEN_NEAR_KING]
+            mg += sign * shield * w[P.W_SHIELD]
+    if st[I_CNT + BISHOP] >= 2:
+        mg += w[P.W_BISHOP_PAIR_MG]
+        eg += w[P.W_BISHOP_PAIR_EG]
+    if st[I_CNT + (BISHOP | 8)] >= 2:
+        mg -= w[P.W_BISHOP_PAIR_MG]
+        eg -= w[P.W_BISHOP_PAIR_EG]
+    phase = st[I_PHASE]
+    if phase > PHASE_TOTAL:
+        phase = PHASE_TOTAL
+    score = (mg * phase + eg * (PHASE_TOTAL - phase)) // PHASE_TOTAL
+    # a side without pawns that is at most a minor piece ahead rarely wins
+    white_weak = score > 0 and st[I_CNT + PAWN] == 0 and eg < 400
+    if white_weak or (score < 0 and st[I_CNT + (PAWN | 8)] == 0 and eg > -400):
+        score //= 4
+    if st[I_SIDE] == 1:
+        score = -score
+    return score + w[P.W_TEMPO]
