@@ -128,6 +128,23 @@ def _build_direction() -> np.ndarray:
 DIRECTION = _build_direction()
 
 
+def bits_of(squares) -> np.int64:
+    """The int64 bitboard of ``squares`` (bit 63 is the sign bit)."""
+    v = 0
+    for sq in squares:
+        v |= 1 << int(sq)
+    return np.array([v], dtype=np.uint64).view(np.int64)[0]
+
+
+# RAY_BB[d, sq]: the squares of RAYS[sq, d]; RAY_UP[d]: the ray runs towards higher squares
+# (its nearest piece is the lowest set bit of ray & occupied, else the highest)
+RAY_BB = np.array(
+    [[bits_of(t for t in RAYS[sq, d] if t >= 0) for sq in range(64)] for d in range(8)]
+)
+RAY_UP = np.array([1, 0, 1, 0, 1, 1, 0, 0], dtype=np.int64)
+KNIGHT_BB = np.array([bits_of(t for t in KNIGHT_TO[sq] if t >= 0) for sq in range(64)])
+
+
 # --- bitboards: int64 sets of squares (bit sq), kept in ``st`` by make/undo ---------------------
 
 
@@ -386,11 +403,19 @@ def generate(bd, st, out, base: int, quiets: bool) -> int:
         fwd = -8
         start_rank = 6
         promo_rank = 1
-    for sq in range(64):
-        p = bd[sq]
-        if p == 0 or (p >> 3) != us:
-            continue
-        t = p & 7
+    if st[I_BB_OK] == 0:
+        set_bitboards(bd, st)
+    own = np.int64(0)
+    opp = np.int64(0)
+    for t in range(PAWN, KING + 1):
+        own |= st[I_BB + (us << 3) + t]
+        opp |= st[I_BB + (them << 3) + t]
+    occ = own | opp
+    x = own
+    while x != 0:  # the side's pieces by increasing square
+        sq = lsb(x)
+        x &= x - 1
+        t = bd[sq] & 7
         if t == PAWN:
             r = sq >> 3
             f = sq & 7
@@ -444,23 +469,30 @@ def generate(bd, st, out, base: int, quiets: bool) -> int:
                     out[base + n] = encode(sq, tgt, 0, 0)
                     n += 1
         else:
+            # each ray: the empty squares nearest first, then the first piece if an enemy one
             d0 = 4 if t == BISHOP else 0
             d1 = 4 if t == ROOK else 8
             for d in range(d0, d1):
-                for k in range(7):
-                    tgt = RAYS[sq, d, k]
-                    if tgt < 0:
-                        break
-                    c = bd[tgt]
-                    if c == 0:
-                        if quiets:
-                            out[base + n] = encode(sq, tgt, 0, 0)
-                            n += 1
-                    else:
-                        if (c >> 3) == them:
-                            out[base + n] = encode(sq, tgt, 0, 0)
-                            n += 1
-                        break
+                ray = RAY_BB[d, sq]
+                blockers = ray & occ
+                up = RAY_UP[d] != 0
+                if blockers != 0:
+                    ray ^= RAY_BB[d, lsb(blockers) if up else msb(blockers)]
+                if quiets:
+                    q = ray & ~occ
+                    while q != 0:
+                        if up:
+                            tgt = lsb(q)
+                            q &= q - 1
+                        else:
+                            tgt = msb(q)
+                            q ^= np.int64(1) << tgt
+                        out[base + n] = encode(sq, tgt, 0, 0)
+                        n += 1
+                hit = ray & opp
+                if hit != 0:
+                    out[base + n] = encode(sq, lsb(hit), 0, 0)
+                    n += 1
     if quiets:
         rights = st[I_CASTLE]
         if us == WHITE:

@@ -21,12 +21,14 @@ from plies.chess.engine.board import (
     I_SIDE,
     KING,
     KNIGHT,
-    KNIGHT_TO,
+    KNIGHT_BB,
     PAWN,
     PHASE_TOTAL,
     QUEEN,
-    RAYS,
+    RAY_BB,
+    RAY_UP,
     ROOK,
+    bits_of,
     lsb,
     msb,
     popcount,
@@ -50,39 +52,25 @@ def _king_near() -> np.ndarray:
 KING_NEAR = _king_near()
 
 
-def _bits(squares) -> np.int64:
-    v = 0
-    for sq in squares:
-        v |= 1 << sq
-    return np.array([v], dtype=np.uint64).view(np.int64)[0]
-
-
 def _bitboard_tables():
-    files = np.array([_bits(range(f, 64, 8)) for f in range(8)], dtype=np.int64)
+    files = np.array([bits_of(range(f, 64, 8)) for f in range(8)], dtype=np.int64)
     adjacent = np.array(
         [(files[f - 1] if f > 0 else 0) | (files[f + 1] if f < 7 else 0) for f in range(8)],
         dtype=np.int64,
     )
     # passed[c, sq]: enemy pawns there stop a pawn of colour c on sq (files f-1..f+1, ahead)
     passed = np.zeros((2, 64), dtype=np.int64)
-    knight = np.zeros(64, dtype=np.int64)
     zone = np.zeros(64, dtype=np.int64)
-    rays = np.zeros((8, 64), dtype=np.int64)
     for sq in range(64):
         f, r = sq & 7, sq >> 3
         near = range(max(0, f - 1), min(7, f + 1) + 1)
-        passed[0, sq] = _bits(rr * 8 + ff for ff in near for rr in range(r + 1, 8))
-        passed[1, sq] = _bits(rr * 8 + ff for ff in near for rr in range(0, r))
-        knight[sq] = _bits(t for t in KNIGHT_TO[sq] if t >= 0)
-        zone[sq] = _bits(s for s in range(64) if KING_NEAR[sq, s])
-        for d in range(8):
-            rays[d, sq] = _bits(t for t in RAYS[sq, d] if t >= 0)
-    return files, adjacent, passed, knight, zone, rays
+        passed[0, sq] = bits_of(rr * 8 + ff for ff in near for rr in range(r + 1, 8))
+        passed[1, sq] = bits_of(rr * 8 + ff for ff in near for rr in range(0, r))
+        zone[sq] = bits_of(s for s in range(64) if KING_NEAR[sq, s])
+    return files, adjacent, passed, zone
 
 
-FILE_BB, ADJACENT_BB, PASSED_BB, KNIGHT_BB, ZONE_BB, RAY_BB = _bitboard_tables()
-# the rays of RAYS' directions N S E W NE NW SE SW that run towards higher squares
-RAY_UP = np.array([1, 0, 1, 0, 1, 1, 0, 0], dtype=np.int64)
+FILE_BB, ADJACENT_BB, PASSED_BB, ZONE_BB = _bitboard_tables()
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -30,6 +30,8 @@ from plies.chess.engine.board import (
     FLAG_CASTLE,
     FLAG_EP,
     H_MOVE,
+    I_BB,
+    I_BB_OK,
     I_CNT,
     I_HALF,
     I_HASH,
@@ -43,7 +45,8 @@ from plies.chess.engine.board import (
     MAX_MOVES,
     PAWN,
     QUEEN,
-    RAYS,
+    RAY_BB,
+    RAY_UP,
     ROOK,
     generate,
     gives_check,
@@ -51,10 +54,13 @@ from plies.chess.engine.board import (
     insufficient_material,
     is_repetition,
     leaves_check,
+    lsb,
     make,
     make_null,
+    msb,
     pin_ok,
     quiet_gives_check,
+    set_bitboards,
     undo,
     undo_null,
 )
@@ -317,8 +323,9 @@ def tt_store(tt, age: int, key: int, move: int, score: int, depth: int, bound: i
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def least_attacker(bd, sq: int, side: int) -> int:
-    """The square of ``side``'s least valuable piece attacking ``sq`` (-1 if none)."""
+def least_attacker(bd, occ: int, sq: int, side: int) -> int:
+    """The square of ``side``'s least valuable piece attacking ``sq`` (-1 if none); ``occ``
+    is the bitboard of the board's occupied squares."""
     f = sq & 7
     if side == 0:
         if f > 0 and sq >= 9 and bd[sq - 9] == PAWN:
@@ -340,19 +347,16 @@ def least_attacker(bd, sq: int, side: int) -> int:
     best = -1
     best_type = 99
     for d in range(8):
-        for k in range(7):
-            t = RAYS[sq, d, k]
-            if t < 0:
-                break
+        blockers = RAY_BB[d, sq] & occ
+        if blockers != 0:
+            t = lsb(blockers) if RAY_UP[d] else msb(blockers)
             p = bd[t]
-            if p != 0:
-                if (p >> 3) == side:
-                    pt = p & 7
-                    ok = pt == QUEEN or (pt == ROOK if d < 4 else pt == BISHOP)
-                    if ok and pt < best_type:
-                        best_type = pt
-                        best = t
-                break
+            if (p >> 3) == side:
+                pt = p & 7
+                ok = pt == QUEEN or (pt == ROOK if d < 4 else pt == BISHOP)
+                if ok and pt < best_type:
+                    best_type = pt
+                    best = t
     if best >= 0:
         return best
     for k in range(8):
@@ -364,11 +368,21 @@ def least_attacker(bd, sq: int, side: int) -> int:
     return -1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def see_at(bd, st, mv: int, buf, o: int) -> int:
+    """:func:`see_occ` with the occupancy from the bitboards of ``st``."""
+    occ = np.int64(0)
+    for p in range(PAWN, KING + 1):
+        occ |= st[I_BB + p] | st[I_BB + 8 + p]
+    return see_occ(bd, occ, mv, buf, o)
+
+
 @njit(cache=True, nogil=True, _nrt=False)
-def see_at(bd, mv: int, buf, o: int) -> int:
+def see_occ(bd, occ: int, mv: int, buf, o: int) -> int:
     """Static exchange evaluation of capture ``mv``: the material the mover wins (centipawns)
     when both sides keep recapturing on the target square with their least valuable piece
-    and may stop at any time. ``buf[o : o + 64]`` is scratch."""
+    and may stop at any time. ``occ``: the occupied squares; ``buf[o : o + 64]`` is
+    scratch."""
     fr = mv & 63
     to = (mv >> 6) & 63
     promo = (mv >> 12) & 7
@@ -382,6 +396,7 @@ def see_at(bd, mv: int, buf, o: int) -> int:
         buf[o + 48 + nrem] = bd[capsq]
         nrem += 1
         bd[capsq] = 0
+        occ &= ~(np.int64(1) << capsq)
         buf[o + 0] = SEE_VALUE[PAWN]
     else:
         buf[o + 0] = SEE_VALUE[bd[to] & 7]
@@ -393,10 +408,11 @@ def see_at(bd, mv: int, buf, o: int) -> int:
     buf[o + 48 + nrem] = mover
     nrem += 1
     bd[fr] = 0
+    occ &= ~(np.int64(1) << fr)
     side = 1 - side
     d = 0
     while d < 30:
-        a = least_attacker(bd, to, side)
+        a = least_attacker(bd, occ, to, side)
         if a < 0:
             break
         d += 1
@@ -408,6 +424,7 @@ def see_at(bd, mv: int, buf, o: int) -> int:
             buf[o + 48 + nrem] = piece
             nrem += 1
         bd[a] = 0
+        occ &= ~(np.int64(1) << a)
         side = 1 - side
     while d > 0:
         d -= 1
@@ -419,8 +436,12 @@ def see_at(bd, mv: int, buf, o: int) -> int:
 
 @njit(cache=True, nogil=True)
 def see(bd, mv: int, buf) -> int:
-    """``see_at`` with the scratch ``buf[0:64]`` (int64)."""
-    return see_at(bd, mv, buf, 0)
+    """``see_occ`` with the scratch ``buf[0:64]`` (int64), the occupancy read from ``bd``."""
+    occ = np.int64(0)
+    for sq in range(64):
+        if bd[sq] != 0:
+            occ |= np.int64(1) << sq
+    return see_occ(bd, occ, mv, buf, 0)
 
 
 # --- move ordering ---------------------------------------------------------------------------
@@ -458,7 +479,7 @@ def score_moves(bd, st, mem, ply: int, n: int, tt_move: int, quiet_node: bool) -
             attacker = bd[fr] & 7
             mvv = SEE_VALUE[victim] * 16 - attacker + SEE_VALUE[promo]
             if quiet_node and SEE_VALUE[victim] < SEE_VALUE[attacker] and promo == 0:
-                if see_at(bd, mv, mem, M_SEE) < 0:
+                if see_at(bd, st, mv, mem, M_SEE) < 0:
                     mem[sb + i] = SCORE_BAD_CAPTURE + mvv
                     continue
             mem[sb + i] = SCORE_GOOD_CAPTURE + mvv
@@ -540,6 +561,8 @@ def may_give_check(bd, mv: int, ek: int) -> bool:
 def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth: int,
                ply: int) -> int:  # fmt: skip
     """Negamax PVS value of the position for the side to move, within (alpha, beta)."""
+    if st[I_BB_OK] == 0:
+        set_bitboards(bd, st)
     mem[M_PVLEN + ply] = 0
     if stop[0] != 0:
         return 0
@@ -598,7 +621,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                 if stand + gain + mem[M_KNOBS + K_DELTA] <= alpha:
                     continue  # delta pruning
                 if SEE_VALUE[victim] < SEE_VALUE[bd[mv & 63] & 7] and promo == 0:
-                    if see_at(bd, mv, mem, M_SEE) < 0:
+                    if see_at(bd, st, mv, mem, M_SEE) < 0:
                         continue
             fr = mv & 63
             special = (bd[fr] & 7) == KING or (mv >> 16) == FLAG_EP
@@ -638,7 +661,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                 flag = mv >> 16
                 if flag == FLAG_EP or flag == FLAG_CASTLE or not may_give_check(bd, mv, ek):
                     continue
-                if see_at(bd, mv, mem, M_SEE) < 0:
+                if see_at(bd, st, mv, mem, M_SEE) < 0:
                     continue
                 fr = mv & 63
                 special = (bd[fr] & 7) == KING
