@@ -45,7 +45,8 @@ I_PHASE = 10
 I_FULL = 11
 I_BB_OK = 12  # 1 once the bitboards below match the board (``set_bitboards``)
 I_CNT = 16  # 16 slots: count of piece code p at I_CNT + p
-I_BB = 32  # 16 slots: bitboard (int64, bit = square) of piece code p at I_BB + p
+I_BB = 32  # 16 slots: bitboard (int64, bit = square) of piece code p at I_BB + p; the
+# (otherwise unused) codes 0 and 8 hold all white and all black pieces
 ST_SIZE = 48
 
 # hist columns
@@ -143,6 +144,27 @@ RAY_BB = np.array(
 )
 RAY_UP = np.array([1, 0, 1, 0, 1, 1, 0, 0], dtype=np.int64)
 KNIGHT_BB = np.array([bits_of(t for t in KNIGHT_TO[sq] if t >= 0) for sq in range(64)])
+KING_BB = np.array([bits_of(t for t in KING_TO[sq] if t >= 0) for sq in range(64)])
+# PAWN_FROM[c, sq]: the squares from which a pawn of colour c attacks sq
+PAWN_FROM = np.array(
+    [
+        [
+            bits_of(
+                t
+                for t, ok in (
+                    ((sq - 9, (sq & 7) > 0), (sq - 7, (sq & 7) < 7))
+                    if c == 0
+                    else ((sq + 7, (sq & 7) > 0), (sq + 9, (sq & 7) < 7))
+                )
+                if ok and 0 <= t < 64
+            )
+            for sq in range(64)
+        ]
+        for c in range(2)
+    ]
+)
+LINES_BB = np.array([RAY_BB[0:4, sq].sum() for sq in range(64)], dtype=np.int64)  # disjoint
+DIAGONALS_BB = np.array([RAY_BB[4:8, sq].sum() for sq in range(64)], dtype=np.int64)
 
 
 # --- bitboards: int64 sets of squares (bit sq), kept in ``st`` by make/undo ---------------------
@@ -195,6 +217,7 @@ def set_bitboards(bd, st) -> None:
         p = bd[sq]
         if p != 0:
             st[I_BB + p] |= np.int64(1) << sq
+            st[I_BB + (p & 8)] |= np.int64(1) << sq
     st[I_BB_OK] = 1
 
 
@@ -204,46 +227,30 @@ def encode(fr: int, to: int, promo: int, flag: int) -> int:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def attacked(bd, sq: int, by: int) -> bool:
-    """Whether side ``by`` attacks square ``sq``."""
-    f = sq & 7
-    if by == WHITE:
-        pawn = PAWN
-        if f > 0 and sq >= 9 and bd[sq - 9] == pawn:
-            return True
-        if f < 7 and sq >= 7 and bd[sq - 7] == pawn:
-            return True
-    else:
-        pawn = PAWN | 8
-        if f > 0 and sq <= 56 and bd[sq + 7] == pawn:
-            return True
-        if f < 7 and sq <= 54 and bd[sq + 9] == pawn:
-            return True
+def attacked(bd, st, sq: int, by: int) -> bool:
+    """Whether side ``by`` attacks square ``sq`` (from the bitboards of ``st``)."""
     c = by << 3
-    for k in range(8):
-        t = KNIGHT_TO[sq, k]
-        if t < 0:
-            break
-        if bd[t] == (KNIGHT | c):
-            return True
-    for k in range(8):
-        t = KING_TO[sq, k]
-        if t < 0:
-            break
-        if bd[t] == (KING | c):
-            return True
-    for d in range(8):
-        for k in range(7):
-            t = RAYS[sq, d, k]
-            if t < 0:
-                break
-            p = bd[t]
-            if p != 0:
-                if (p >> 3) == by:
-                    pt = p & 7
-                    if pt == QUEEN or (pt == ROOK if d < 4 else pt == BISHOP):
-                        return True
-                break
+    if PAWN_FROM[by, sq] & st[I_BB + c + PAWN] != 0:
+        return True
+    if KNIGHT_BB[sq] & st[I_BB + c + KNIGHT] != 0 or KING_BB[sq] & st[I_BB + c + KING] != 0:
+        return True
+    occ = st[I_BB] | st[I_BB + 8]
+    lines = st[I_BB + c + ROOK] | st[I_BB + c + QUEEN]
+    if lines & LINES_BB[sq] != 0:
+        for d in range(4):
+            blockers = RAY_BB[d, sq] & occ
+            if blockers != 0:
+                b = lsb(blockers) if RAY_UP[d] else msb(blockers)
+                if (lines >> b) & 1:
+                    return True
+    diagonals = st[I_BB + c + BISHOP] | st[I_BB + c + QUEEN]
+    if diagonals & DIAGONALS_BB[sq] != 0:
+        for d in range(4, 8):
+            blockers = RAY_BB[d, sq] & occ
+            if blockers != 0:
+                b = lsb(blockers) if RAY_UP[d] else msb(blockers)
+                if (diagonals >> b) & 1:
+                    return True
     return False
 
 
@@ -274,7 +281,9 @@ def gives_check(bd, st, mv: int) -> bool:
     k = st[I_KSQ + us]
     flag = mv >> 16
     if flag == FLAG_EP or flag == FLAG_CASTLE:
-        return attacked(bd, k, 1 - us)
+        if st[I_BB_OK] == 0:
+            set_bitboards(bd, st)
+        return attacked(bd, st, k, 1 - us)
     fr = mv & 63
     to = (mv >> 6) & 63
     t = bd[to] & 7
@@ -350,8 +359,10 @@ def in_check_fast(bd, st, hist) -> bool:
     move never leaves the opponent in check)."""
     h = st[I_HPLY]
     if h == 0:
+        if st[I_BB_OK] == 0:
+            set_bitboards(bd, st)
         us = st[I_SIDE]
-        return attacked(bd, st[I_KSQ + us], 1 - us)
+        return attacked(bd, st, st[I_KSQ + us], 1 - us)
     mv = hist[h - 1, H_MOVE]
     if mv == 0:
         return False
@@ -377,14 +388,16 @@ def pin_ok(bd, fr: int, to: int, k: int, us: int) -> bool:
 @njit(cache=True, nogil=True, _nrt=False)
 def in_check(bd, st) -> bool:
     us = st[I_SIDE]
-    return attacked(bd, st[I_KSQ + us], 1 - us)
+    if st[I_BB_OK] == 0:
+        set_bitboards(bd, st)
+    return attacked(bd, st, st[I_KSQ + us], 1 - us)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def leaves_check(bd, st) -> bool:
     """After ``make``: whether the side that just moved left its king attacked (illegal)."""
     them = st[I_SIDE]
-    return attacked(bd, st[I_KSQ + 1 - them], them)
+    return attacked(bd, st, st[I_KSQ + 1 - them], them)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -405,11 +418,8 @@ def generate(bd, st, out, base: int, quiets: bool) -> int:
         promo_rank = 1
     if st[I_BB_OK] == 0:
         set_bitboards(bd, st)
-    own = np.int64(0)
-    opp = np.int64(0)
-    for t in range(PAWN, KING + 1):
-        own |= st[I_BB + (us << 3) + t]
-        opp |= st[I_BB + (them << 3) + t]
+    own = st[I_BB + (us << 3)]
+    opp = st[I_BB + (them << 3)]
     occ = own | opp
     x = own
     while x != 0:  # the side's pieces by increasing square
@@ -497,22 +507,23 @@ def generate(bd, st, out, base: int, quiets: bool) -> int:
         rights = st[I_CASTLE]
         if us == WHITE:
             if rights & 1 and bd[5] == 0 and bd[6] == 0 and bd[4] == KING and bd[7] == ROOK:
-                if not attacked(bd, 4, them) and not attacked(bd, 5, them):
+                if not attacked(bd, st, 4, them) and not attacked(bd, st, 5, them):
                     out[base + n] = encode(4, 6, 0, FLAG_CASTLE)
                     n += 1
             if rights & 2 and bd[3] == 0 and bd[2] == 0 and bd[1] == 0 and bd[4] == KING:
-                if bd[0] == ROOK and not attacked(bd, 4, them) and not attacked(bd, 3, them):
-                    out[base + n] = encode(4, 2, 0, FLAG_CASTLE)
-                    n += 1
+                if bd[0] == ROOK and not attacked(bd, st, 4, them):
+                    if not attacked(bd, st, 3, them):
+                        out[base + n] = encode(4, 2, 0, FLAG_CASTLE)
+                        n += 1
         else:
             if rights & 4 and bd[61] == 0 and bd[62] == 0 and bd[60] == (KING | 8):
-                if bd[63] == (ROOK | 8) and not attacked(bd, 60, them):
-                    if not attacked(bd, 61, them):
+                if bd[63] == (ROOK | 8) and not attacked(bd, st, 60, them):
+                    if not attacked(bd, st, 61, them):
                         out[base + n] = encode(60, 62, 0, FLAG_CASTLE)
                         n += 1
             if rights & 8 and bd[59] == 0 and bd[58] == 0 and bd[57] == 0:
                 if bd[60] == (KING | 8) and bd[56] == (ROOK | 8):
-                    if not attacked(bd, 60, them) and not attacked(bd, 59, them):
+                    if not attacked(bd, st, 60, them) and not attacked(bd, st, 59, them):
                         out[base + n] = encode(60, 58, 0, FLAG_CASTLE)
                         n += 1
     return n
@@ -556,12 +567,14 @@ def make(bd, st, hist, pst, mv: int) -> None:
         captured = np.int64(bd[capsq])
         bd[capsq] = 0
         st[I_BB + captured] ^= np.int64(1) << capsq
+        st[I_BB + (captured & 8)] ^= np.int64(1) << capsq
         key ^= Z_PIECE[captured, capsq]
         mg -= pst[0, captured, capsq]
         eg -= pst[1, captured, capsq]
         st[I_CNT + captured] -= 1
     elif captured != 0:
         st[I_BB + captured] ^= np.int64(1) << to
+        st[I_BB + (captured & 8)] ^= np.int64(1) << to
         key ^= Z_PIECE[captured, to]
         mg -= pst[0, captured, to]
         eg -= pst[1, captured, to]
@@ -581,6 +594,7 @@ def make(bd, st, hist, pst, mv: int) -> None:
     bd[to] = placed
     st[I_BB + p] ^= np.int64(1) << fr
     st[I_BB + placed] ^= np.int64(1) << to
+    st[I_BB + (us << 3)] ^= (np.int64(1) << fr) | (np.int64(1) << to)
     key ^= Z_PIECE[placed, to]
     mg += pst[0, placed, to]
     eg += pst[1, placed, to]
@@ -596,6 +610,7 @@ def make(bd, st, hist, pst, mv: int) -> None:
             bd[rf] = 0
             bd[rt] = rook
             st[I_BB + rook] ^= (np.int64(1) << rf) | (np.int64(1) << rt)
+            st[I_BB + (us << 3)] ^= (np.int64(1) << rf) | (np.int64(1) << rt)
             key ^= Z_PIECE[rook, rf] ^ Z_PIECE[rook, rt]
             mg += pst[0, rook, rt] - pst[0, rook, rf]
             eg += pst[1, rook, rt] - pst[1, rook, rf]
@@ -651,17 +666,20 @@ def undo(bd, st, hist) -> None:
     bd[fr] = p
     st[I_BB + placed] ^= np.int64(1) << to
     st[I_BB + p] ^= np.int64(1) << fr
+    st[I_BB + (us << 3)] ^= (np.int64(1) << fr) | (np.int64(1) << to)
     if flag == FLAG_EP:
         bd[to] = 0
         capsq = to - 8 if us == WHITE else to + 8
         bd[capsq] = captured
         st[I_CNT + captured] += 1
         st[I_BB + captured] ^= np.int64(1) << capsq
+        st[I_BB + (captured & 8)] ^= np.int64(1) << capsq
     else:
         bd[to] = captured
         if captured != 0:
             st[I_CNT + captured] += 1
             st[I_BB + captured] ^= np.int64(1) << to
+            st[I_BB + (captured & 8)] ^= np.int64(1) << to
     if (p & 7) == KING:
         st[I_KSQ + us] = fr
         if flag == FLAG_CASTLE:
@@ -673,6 +691,7 @@ def undo(bd, st, hist) -> None:
             bd[rf] = rook
             bd[rt] = 0
             st[I_BB + rook] ^= (np.int64(1) << rf) | (np.int64(1) << rt)
+            st[I_BB + (us << 3)] ^= (np.int64(1) << rf) | (np.int64(1) << rt)
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -82,11 +82,8 @@ def evaluate(bd, st, w, scratch) -> int:
     eg = st[I_EG]
     wp = st[I_BB + PAWN]
     bp = st[I_BB + (PAWN | 8)]
-    occ_w = wp
-    occ_b = bp
-    for t in range(KNIGHT, KING + 1):
-        occ_w |= st[I_BB + t]
-        occ_b |= st[I_BB + 8 + t]
+    occ_w = st[I_BB]
+    occ_b = st[I_BB + 8]
     occ = occ_w | occ_b
     # pawn structure: doubled, isolated, passed (plus a free path in the end game)
     for c in range(2):

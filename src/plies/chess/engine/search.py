@@ -371,10 +371,7 @@ def least_attacker(bd, occ: int, sq: int, side: int) -> int:
 @njit(cache=True, nogil=True, inline="always")
 def see_at(bd, st, mv: int, buf, o: int) -> int:
     """:func:`see_occ` with the occupancy from the bitboards of ``st``."""
-    occ = np.int64(0)
-    for p in range(PAWN, KING + 1):
-        occ |= st[I_BB + p] | st[I_BB + 8 + p]
-    return see_occ(bd, occ, mv, buf, o)
+    return see_occ(bd, st[I_BB] | st[I_BB + 8], mv, buf, o)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
