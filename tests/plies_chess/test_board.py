@@ -157,7 +157,7 @@ def test_evaluation_equals_the_square_by_square_reference(choices: list[int]) ->
     from plies.chess.engine.evaluate import evaluate
     from plies.chess.position import default_eval_arrays
 
-    from .eval_reference import reference_evaluate
+    from .reference import reference_evaluate
 
     _, w = default_eval_arrays()
     scratch = np.zeros(256, dtype=np.int64)
@@ -170,6 +170,31 @@ def test_evaluation_equals_the_square_by_square_reference(choices: list[int]) ->
             break
         captures = [m for m in moves if board.is_capture(m) or m.promotion]
         pool = captures if captures and c % 2 else moves  # captures often: reach endings
+        move = pool[c % len(pool)]
+        board.push(move)
+        pos.push(move)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=160))
+def test_see_equals_the_ray_walking_reference(choices: list[int]) -> None:
+    from plies.chess.engine.search import see
+
+    from .reference import reference_see
+
+    buf = np.zeros(64, dtype=np.int64)
+    board = chess.Board()
+    pos = Position.from_board(board)
+    for c in choices:
+        for move in board.legal_moves:
+            if board.is_capture(move) or move.promotion:
+                mv = pos.to_int(move)
+                assert int(see(pos.bd, mv, buf)) == reference_see(pos.bd, mv), (board.fen(), mv)
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        captures = [m for m in moves if board.is_capture(m) or m.promotion]
+        pool = captures if captures and c % 2 else moves
         move = pool[c % len(pool)]
         board.push(move)
         pos.push(move)

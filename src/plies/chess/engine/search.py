@@ -27,6 +27,7 @@ from numba import njit
 from plies.chess.engine import params as PR
 from plies.chess.engine.board import (
     BISHOP,
+    DIAGONALS_BB,
     FLAG_CASTLE,
     FLAG_EP,
     H_MOVE,
@@ -39,15 +40,18 @@ from plies.chess.engine.board import (
     I_KSQ,
     I_SIDE,
     KING,
-    KING_TO,
+    KING_BB,
     KNIGHT,
-    KNIGHT_TO,
+    KNIGHT_BB,
+    LINES_BB,
     MAX_MOVES,
     PAWN,
+    PAWN_FROM,
     QUEEN,
     RAY_BB,
     RAY_UP,
     ROOK,
+    ST_SIZE,
     generate,
     gives_check,
     in_check_fast,
@@ -323,63 +327,54 @@ def tt_store(tt, age: int, key: int, move: int, score: int, depth: int, bound: i
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def least_attacker(bd, occ: int, sq: int, side: int) -> int:
-    """The square of ``side``'s least valuable piece attacking ``sq`` (-1 if none); ``occ``
-    is the bitboard of the board's occupied squares."""
-    f = sq & 7
-    if side == 0:
-        if f > 0 and sq >= 9 and bd[sq - 9] == PAWN:
-            return sq - 9
-        if f < 7 and sq >= 7 and bd[sq - 7] == PAWN:
-            return sq - 7
-    else:
-        if f > 0 and sq <= 56 and bd[sq + 7] == (PAWN | 8):
-            return sq + 7
-        if f < 7 and sq <= 54 and bd[sq + 9] == (PAWN | 8):
-            return sq + 9
+def least_attacker(bd, st, occ: int, sq: int, side: int) -> int:
+    """The square of ``side``'s least valuable piece attacking ``sq`` (-1 if none) among the
+    pieces on ``occ`` (the squares still occupied in the exchange; the bitboards of ``st``
+    may still hold pieces that left). Among sliders of one type, the first by direction."""
     c = side << 3
-    for k in range(8):
-        t = KNIGHT_TO[sq, k]
-        if t < 0:
-            break
-        if bd[t] == (KNIGHT | c):
-            return t
-    best = -1
-    best_type = 99
-    for d in range(8):
-        blockers = RAY_BB[d, sq] & occ
-        if blockers != 0:
-            t = lsb(blockers) if RAY_UP[d] else msb(blockers)
-            p = bd[t]
-            if (p >> 3) == side:
-                pt = p & 7
-                ok = pt == QUEEN or (pt == ROOK if d < 4 else pt == BISHOP)
-                if ok and pt < best_type:
-                    best_type = pt
-                    best = t
-    if best >= 0:
-        return best
-    for k in range(8):
-        t = KING_TO[sq, k]
-        if t < 0:
-            break
-        if bd[t] == (KING | c):
-            return t
+    x = PAWN_FROM[side, sq] & st[I_BB + c + PAWN] & occ
+    if x != 0:
+        return lsb(x)
+    x = KNIGHT_BB[sq] & st[I_BB + c + KNIGHT] & occ
+    if x != 0:
+        return lsb(x)
+    queens = st[I_BB + c + QUEEN]
+    lines = (st[I_BB + c + ROOK] | queens) & LINES_BB[sq]
+    diagonals = (st[I_BB + c + BISHOP] | queens) & DIAGONALS_BB[sq]
+    if (lines | diagonals) & occ != 0:
+        best = -1
+        best_type = 99
+        for d in range(8):
+            blockers = RAY_BB[d, sq] & occ
+            if blockers != 0:
+                t = lsb(blockers) if RAY_UP[d] else msb(blockers)
+                p = bd[t]
+                if (p >> 3) == side:
+                    pt = p & 7
+                    ok = pt == QUEEN or (pt == ROOK if d < 4 else pt == BISHOP)
+                    if ok and pt < best_type:
+                        best_type = pt
+                        best = t
+        if best >= 0:
+            return best
+    x = KING_BB[sq] & st[I_BB + c + KING] & occ
+    if x != 0:
+        return lsb(x)
     return -1
 
 
 @njit(cache=True, nogil=True, inline="always")
 def see_at(bd, st, mv: int, buf, o: int) -> int:
     """:func:`see_occ` with the occupancy from the bitboards of ``st``."""
-    return see_occ(bd, st[I_BB] | st[I_BB + 8], mv, buf, o)
+    return see_occ(bd, st, st[I_BB] | st[I_BB + 8], mv, buf, o)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def see_occ(bd, occ: int, mv: int, buf, o: int) -> int:
+def see_occ(bd, st, occ: int, mv: int, buf, o: int) -> int:
     """Static exchange evaluation of capture ``mv``: the material the mover wins (centipawns)
     when both sides keep recapturing on the target square with their least valuable piece
-    and may stop at any time. ``occ``: the occupied squares; ``buf[o : o + 64]`` is
-    scratch."""
+    and may stop at any time. ``st``: piece bitboards, ``occ``: the occupied squares;
+    ``buf[o : o + 64]`` is scratch."""
     fr = mv & 63
     to = (mv >> 6) & 63
     promo = (mv >> 12) & 7
@@ -409,7 +404,7 @@ def see_occ(bd, occ: int, mv: int, buf, o: int) -> int:
     side = 1 - side
     d = 0
     while d < 30:
-        a = least_attacker(bd, occ, to, side)
+        a = least_attacker(bd, st, occ, to, side)
         if a < 0:
             break
         d += 1
@@ -433,12 +428,10 @@ def see_occ(bd, occ: int, mv: int, buf, o: int) -> int:
 
 @njit(cache=True, nogil=True)
 def see(bd, mv: int, buf) -> int:
-    """``see_occ`` with the scratch ``buf[0:64]`` (int64), the occupancy read from ``bd``."""
-    occ = np.int64(0)
-    for sq in range(64):
-        if bd[sq] != 0:
-            occ |= np.int64(1) << sq
-    return see_occ(bd, occ, mv, buf, 0)
+    """``see_occ`` with the scratch ``buf[0:64]`` (int64), the bitboards made from ``bd``."""
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    set_bitboards(bd, st)
+    return see_occ(bd, st, st[I_BB] | st[I_BB + 8], mv, buf, 0)
 
 
 # --- move ordering ---------------------------------------------------------------------------

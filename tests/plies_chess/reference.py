@@ -1,12 +1,14 @@
-"""A slow reference of the chess evaluation for the tests: the earlier mailbox version (one scan
-of the 64 squares, mobility by walking rays square by square), plain Python. The compiled
-evaluation (bitboards kept by make/undo) must return the same value in every position."""
+"""Slow references for the tests: the earlier mailbox versions of the evaluation (one scan of
+the 64 squares, mobility by walking rays square by square) and of the static exchange
+evaluation (attackers found by walking rays), plain Python. The compiled versions (bitboards
+kept by make/undo) must return the same values in every position."""
 
 from __future__ import annotations
 
 from plies.chess.engine import params as P
 from plies.chess.engine.board import (
     BISHOP,
+    FLAG_EP,
     I_CNT,
     I_EG,
     I_KSQ,
@@ -14,6 +16,7 @@ from plies.chess.engine.board import (
     I_PHASE,
     I_SIDE,
     KING,
+    KING_TO,
     KNIGHT,
     KNIGHT_TO,
     PAWN,
@@ -23,6 +26,7 @@ from plies.chess.engine.board import (
     ROOK,
 )
 from plies.chess.engine.evaluate import KING_NEAR
+from plies.chess.engine.search import SEE_VALUE
 
 
 def reference_evaluate(bd, st, w) -> int:
@@ -192,3 +196,102 @@ def reference_evaluate(bd, st, w) -> int:
     if st[I_SIDE] == 1:
         score = -score
     return score + w[P.W_TEMPO]
+
+
+def _least_attacker(bd, sq: int, side: int) -> int:
+    """The square of ``side``'s least valuable piece attacking ``sq`` (-1 if none)."""
+    f = sq & 7
+    if side == 0:
+        if f > 0 and sq >= 9 and bd[sq - 9] == PAWN:
+            return sq - 9
+        if f < 7 and sq >= 7 and bd[sq - 7] == PAWN:
+            return sq - 7
+    else:
+        if f > 0 and sq <= 56 and bd[sq + 7] == (PAWN | 8):
+            return sq + 7
+        if f < 7 and sq <= 54 and bd[sq + 9] == (PAWN | 8):
+            return sq + 9
+    c = side << 3
+    for k in range(8):
+        t = KNIGHT_TO[sq, k]
+        if t < 0:
+            break
+        if bd[t] == (KNIGHT | c):
+            return t
+    best = -1
+    best_type = 99
+    for d in range(8):
+        for k in range(7):
+            t = RAYS[sq, d, k]
+            if t < 0:
+                break
+            p = bd[t]
+            if p != 0:
+                if (p >> 3) == side:
+                    pt = p & 7
+                    ok = pt == QUEEN or (pt == ROOK if d < 4 else pt == BISHOP)
+                    if ok and pt < best_type:
+                        best_type = pt
+                        best = t
+                break
+    if best >= 0:
+        return best
+    for k in range(8):
+        t = KING_TO[sq, k]
+        if t < 0:
+            break
+        if bd[t] == (KING | c):
+            return t
+    return -1
+
+
+def reference_see(bd, mv: int) -> int:
+    """Static exchange evaluation of capture ``mv`` (centipawns), walking the rays."""
+    buf = [0] * 64
+    o = 0
+    fr = mv & 63
+    to = (mv >> 6) & 63
+    promo = (mv >> 12) & 7
+    flag = mv >> 16
+    mover = int(bd[fr])
+    side = mover >> 3
+    nrem = 0
+    if flag == FLAG_EP:
+        capsq = to - 8 if side == 0 else to + 8
+        buf[o + 32 + nrem] = capsq
+        buf[o + 48 + nrem] = bd[capsq]
+        nrem += 1
+        bd[capsq] = 0
+        buf[o + 0] = SEE_VALUE[PAWN]
+    else:
+        buf[o + 0] = SEE_VALUE[bd[to] & 7]
+    on_square = SEE_VALUE[mover & 7]
+    if promo != 0:
+        buf[o + 0] += SEE_VALUE[promo] - SEE_VALUE[PAWN]
+        on_square = SEE_VALUE[promo]
+    buf[o + 32 + nrem] = fr
+    buf[o + 48 + nrem] = mover
+    nrem += 1
+    bd[fr] = 0
+    side = 1 - side
+    d = 0
+    while d < 30:
+        a = _least_attacker(bd, to, side)
+        if a < 0:
+            break
+        d += 1
+        buf[o + d] = on_square - buf[o + d - 1]
+        piece = int(bd[a])
+        on_square = SEE_VALUE[piece & 7]
+        if nrem < 16:
+            buf[o + 32 + nrem] = a
+            buf[o + 48 + nrem] = piece
+            nrem += 1
+        bd[a] = 0
+        side = 1 - side
+    while d > 0:
+        d -= 1
+        buf[o + d] = -max(-buf[o + d], buf[o + d + 1])
+    for i in range(nrem):
+        bd[buf[o + 32 + i]] = buf[o + 48 + i]
+    return buf[o + 0]
