@@ -592,73 +592,64 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
         if stand > alpha:
             alpha = stand
         best = stand
-        n = generate(bd, st, mem, M_MOVES + ply * MAX_MOVES, False)
-        for i in range(n):
-            mv = mem[M_MOVES + ply * MAX_MOVES + i]
-            victim = bd[(mv >> 6) & 63] & 7
-            if (mv >> 16) == FLAG_EP:
-                victim = PAWN
-            mem[M_SCORES + ply * MAX_MOVES + i] = SEE_VALUE[victim] * 16 - (bd[mv & 63] & 7)
-            mem[M_SCORES + ply * MAX_MOVES + i] += SEE_VALUE[(mv >> 12) & 7]
-        for i in range(n):
-            mv = pick(mem, ply, i, n)
-            promo = (mv >> 12) & 7
-            if mem[M_FEATURES + F_QSP]:
-                victim = bd[(mv >> 6) & 63] & 7
-                if (mv >> 16) == FLAG_EP:
-                    victim = PAWN
-                gain = SEE_VALUE[victim] + (SEE_VALUE[promo] - 100 if promo else 0)
-                if stand + gain + mem[M_KNOBS + K_DELTA] <= alpha:
-                    continue  # delta pruning
-                if SEE_VALUE[victim] < SEE_VALUE[bd[mv & 63] & 7] and promo == 0:
+        mb = M_MOVES + ply * MAX_MOVES
+        sb = M_SCORES + ply * MAX_MOVES
+        # stage 0: captures and queen promotions by MVV-LVA; stage 1, at the first quiescence
+        # ply of a null-move search only: quiet moves that give check (SEE >= 0), so that the
+        # threat the null move is testing for, a quiet mate, is seen: the null move then fails
+        # low and the node is searched instead of cut off (WAC.001)
+        for stage in range(2):
+            if stage == 0:
+                n = generate(bd, st, mem, mb, False)
+                for i in range(n):
+                    mv = mem[mb + i]
+                    victim = bd[(mv >> 6) & 63] & 7
+                    if (mv >> 16) == FLAG_EP:
+                        victim = PAWN
+                    mvv_lva = SEE_VALUE[victim] * 16 - (bd[mv & 63] & 7)
+                    mem[sb + i] = mvv_lva + SEE_VALUE[(mv >> 12) & 7]
+            else:
+                if (
+                    depth != 0
+                    or mem[M_FEATURES + F_QCHECKS] == 0
+                    or st[I_HPLY] == 0
+                    or hist[st[I_HPLY] - 1, H_MOVE] != 0
+                ):
+                    break
+                n = generate(bd, st, mem, mb, True)
+            ek = st[I_KSQ + 1 - us]
+            for i in range(n):
+                if stage == 0:
+                    mv = pick(mem, ply, i, n)
+                    if mem[M_FEATURES + F_QSP]:
+                        promo = (mv >> 12) & 7
+                        victim = bd[(mv >> 6) & 63] & 7
+                        if (mv >> 16) == FLAG_EP:
+                            victim = PAWN
+                        gain = SEE_VALUE[victim] + (SEE_VALUE[promo] - 100 if promo else 0)
+                        if stand + gain + mem[M_KNOBS + K_DELTA] <= alpha:
+                            continue  # delta pruning
+                        if SEE_VALUE[victim] < SEE_VALUE[bd[mv & 63] & 7] and promo == 0:
+                            if see_at(bd, st, mv, mem, M_SEE) < 0:
+                                continue
+                else:
+                    mv = mem[mb + i]
+                    if bd[(mv >> 6) & 63] != 0 or ((mv >> 12) & 7) != 0:
+                        continue  # captures and promotions were searched in stage 0
+                    flag = mv >> 16
+                    if flag == FLAG_EP or flag == FLAG_CASTLE or not may_give_check(bd, mv, ek):
+                        continue
                     if see_at(bd, st, mv, mem, M_SEE) < 0:
                         continue
-            fr = mv & 63
-            special = (bd[fr] & 7) == KING or (mv >> 16) == FLAG_EP
-            if not special and not pin_ok(bd, fr, (mv >> 6) & 63, ksq, us):
-                continue
-            make(bd, st, hist, pst, mv)
-            if special and leaves_check(bd, st):
-                undo(bd, st, hist)
-                continue
-            score = -pvs_kernel(
-                bd, st, hist, tt, pst, w, mem, stop, -beta, -alpha, np.int64(-1), ply + 1
-            )
-            undo(bd, st, hist)
-            if stop[0] != 0:
-                return 0
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if score >= beta:
-                        return best
-        if (
-            depth == 0
-            and mem[M_FEATURES + F_QCHECKS]
-            and st[I_HPLY] > 0
-            and hist[st[I_HPLY] - 1, H_MOVE] == 0
-        ):
-            # first quiescence ply of a null-move search: quiet moves that give check (SEE >= 0),
-            # so that the threat the null move is testing for, a quiet mate, is seen: the null
-            # move then fails low and the node is searched instead of cut off (WAC.001)
-            ek = st[I_KSQ + 1 - us]
-            n = generate(bd, st, mem, M_MOVES + ply * MAX_MOVES, True)
-            for i in range(n):
-                mv = mem[M_MOVES + ply * MAX_MOVES + i]
-                if bd[(mv >> 6) & 63] != 0 or ((mv >> 12) & 7) != 0:
-                    continue  # captures and promotions were searched above
-                flag = mv >> 16
-                if flag == FLAG_EP or flag == FLAG_CASTLE or not may_give_check(bd, mv, ek):
-                    continue
-                if see_at(bd, st, mv, mem, M_SEE) < 0:
-                    continue
+                # the shared tail: legality, the move searched by quiescence, the bounds
                 fr = mv & 63
-                special = (bd[fr] & 7) == KING
+                special = (bd[fr] & 7) == KING or (mv >> 16) == FLAG_EP
                 if not special and not pin_ok(bd, fr, (mv >> 6) & 63, ksq, us):
                     continue
                 make(bd, st, hist, pst, mv)
-                if (special and leaves_check(bd, st)) or not gives_check(bd, st, mv):
+                if (special and leaves_check(bd, st)) or (
+                    stage == 1 and not gives_check(bd, st, mv)
+                ):
                     undo(bd, st, hist)
                     continue
                 score = -pvs_kernel(
