@@ -286,8 +286,10 @@ class Engine:
                 if infinite:
                     self._wait_for_stop()
                 return result
-        watchdog = _Watchdog(self)
-        watchdog.start()
+        # only a clock or an infinite search (whose ponderhit may set one) needs the watchdog
+        watchdog = _Watchdog(self) if hard is not None or infinite else None
+        if watchdog is not None:
+            watchdog.start()
         helpers = []
         try:
             pos = Position.from_board(board, self.pst)
@@ -309,7 +311,8 @@ class Engine:
             self.stop_flag[0] = 1
             for t, _ in helpers:
                 t.join()
-            watchdog.cancel()
+            if watchdog is not None:
+                watchdog.cancel()
             self.stop_flag[0] = 0
         total = result.nodes + sum(int(h.stats[S.S_NODES]) for _, h in helpers)
         elapsed = time.perf_counter() - start
@@ -364,7 +367,6 @@ class Engine:
                 pv = [Position.to_move(int(m)) for m in ctx.pv[0, : ctx.pvlen[0]]]
                 if not pv or pv[0] != Position.to_move(best):
                     pv = [Position.to_move(best)]
-                pv = _legal_prefix(board, pv)
                 lines.append(PVLine(pv[0], int(ctx.stats[S.S_ROOT_SCORE]), pv))
                 ctx.excluded[k] = best
                 if aborted:
@@ -385,7 +387,7 @@ class Engine:
             result.nps = int(result.nodes / elapsed) if elapsed > 0 else 0
             if info is not None:
                 result.hashfull = self.hashfull()
-                info(result)
+                info(_legal_lines(board, result))
             if mate is not None and result.mate is not None and 0 < result.mate <= mate:
                 break
             if legal == 1 and self._hard_deadline is not None and d >= FORCED_MOVE_DEPTH:
@@ -398,7 +400,7 @@ class Engine:
             result.move = move
             result.pv = [move]
             result.lines = [PVLine(move, 0, [move])]
-        return result
+        return _legal_lines(board, result)
 
     def _aspiration(self, pos: Position, ctx: S.SearchContext, depth: int, prev) -> int:
         ctx.stats[S.S_ROOT_BEST] = 0
@@ -424,6 +426,18 @@ class Engine:
             delta *= 2
             if delta > 1500:
                 alpha, beta = -S.INF, S.INF
+
+
+def _legal_lines(board: chess.Board, result: SearchResult) -> SearchResult:
+    """``result`` with every line cut to its legal prefix (checked only when a result is
+    reported: python-chess's move checks would cost a few percent of a short search if done
+    at every iteration)."""
+    if result.lines:
+        result.lines = [
+            PVLine(ln.move, ln.score, _legal_prefix(board, ln.pv)) for ln in result.lines
+        ]
+        result.pv = result.lines[0].pv
+    return result
 
 
 def _legal_prefix(board: chess.Board, pv: list[chess.Move]) -> list[chess.Move]:
