@@ -464,10 +464,13 @@ class _Watchdog(threading.Thread):
         while not self._cancel.is_set():
             with self.engine._lock:
                 hard = self.engine._hard_deadline
-            if hard is not None and time.perf_counter() >= hard:
+            now = time.perf_counter()
+            if hard is not None and now >= hard:
                 self.engine.stop_flag[0] = 1
                 return
-            self._cancel.wait(0.001)
+            # sleep to the deadline, looking again every 10 ms (``set_deadline`` may move it);
+            # without one (pondering) every millisecond, so a ponderhit's clock starts at once
+            self._cancel.wait(0.001 if hard is None else min(0.01, hard - now))
 
     def cancel(self) -> None:
         self._cancel.set()
