@@ -7,9 +7,10 @@ white, 1 for black. Everything else of the position is in ``st`` (``int64[ST_SIZ
 when a pawn of the side to move stands next to the double-pushed pawn, so the Zobrist key
 matches the position's real identity), half-move clock, the history index, king squares, the
 Zobrist key, the incremental material + piece-square sums (white's view, middle game and end
-game) and game phase, and the count of every piece. ``hist`` (``int64[MAX_HIST, H_COLS]``)
-holds what undo needs, one row per move made, and the key of every earlier position
-(repetition detection).
+game) and game phase, the count of every piece, and bitboards (int64, bit = square) of every
+piece code and of each side, set from the board on first use (``I_BB_OK``) and then kept by
+make/undo. ``hist`` (``int64[MAX_HIST, H_COLS]``) holds what undo needs, one row per move
+made, and the key of every earlier position (repetition detection).
 
 Moves are ints: ``from | to << 6 | promotion type << 12 | flag << 16`` with flags 1 en passant,
 2 castling, 3 double pawn push. Generation is pseudo-legal; ``make`` then ``leaves_check`` (the

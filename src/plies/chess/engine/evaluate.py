@@ -1,6 +1,7 @@
 """The static evaluation (compiled): tapered material and piece-square sums (kept incrementally
 by ``board.make``), plus mobility, pawn structure, king safety, bishop pair, rooks on open
-files and a tempo bonus, computed at the node. Weights come from ``params.eval_arrays``.
+files and a tempo bonus, computed at the node from the bitboards of ``st``. Weights come from
+``params.eval_arrays``.
 """
 
 from __future__ import annotations
