@@ -4,8 +4,9 @@ The board layout is the rules kernels' padded array (see ``plies.gomoku.rules``)
 rules kernel (winner, Renju forbidden check) runs on the engine's board directly.
 
 For every cell and direction the state keeps the 20-bit line key of its ten neighbours; for
-every empty cell and side, the four line patterns packed into a 16-bit index ``p4`` (a nibble a
-direction), and from it, through two small tables, the cell's *threat class* and *value*.
+every empty cell and side, the four line patterns packed into a 16-bit index (a nibble a
+direction; ``p4`` holds black's in its low and white's in its high 16 bits), and from it,
+through one small table, the cell's *threat class* and *value*.
 Playing or taking back a stone touches only the cells within five steps on its four lines.
 Counts of empty cells per class and side, and the sums of cell values per side, are kept too,
 so "does the opponent have a four?" and the evaluation cost nothing.
@@ -61,8 +62,7 @@ class Tables(NamedTuple):
     """The read-only tables of one rule."""
 
     pattern: np.ndarray  # uint8[2**20]: line key -> black's pattern | white's pattern << 4
-    p4class: np.ndarray  # uint8[2, 2**16]: packed four patterns -> threat class (| CHECK_FLAG)
-    p4value: np.ndarray  # int16[2, 2**16]: packed four patterns -> cell value
+    p4cv: np.ndarray  # int32[2, 2**16]: packed four patterns -> class (| CHECK_FLAG) | value << 8
     zobrist: np.ndarray  # uint64[3, MAX_PADDED]; row 0 holds the side-to-move key
     weights: np.ndarray  # int32[W_COUNT]: scalar weights (W_* slots), passed so kernels
     # never freeze tunable numbers into their compiled code
@@ -73,7 +73,7 @@ class State(NamedTuple):
 
     cells: np.ndarray  # int8[N] padded board
     keys: np.ndarray  # int32[4, N] line keys
-    p4: np.ndarray  # int32[2, N] four patterns (nibble per direction), per side
+    p4: np.ndarray  # uint32[N] four patterns (nibble per direction), black | white << 16
     cls: np.ndarray  # uint8[2, N] threat class of empty cells
     val: np.ndarray  # int32[2, N] value of empty cells
     counts: np.ndarray  # int32[2, N_CLASSES] empty cells per class
@@ -83,7 +83,7 @@ class State(NamedTuple):
     info: np.ndarray  # int64[16] scalars, see I_* slots
     # undo stack: what make changed, restored by undo without any table look-up
     utop: np.ndarray  # int32[MAX_CELLS + 2]: first row of ply's entries in ucells
-    ucells: np.ndarray  # int32[UNDO_ROWS, 6]: cell, p4 black, p4 white, classes, values
+    ucells: np.ndarray  # int32[UNDO_ROWS, 4]: cell, p4, classes, values (int16 each)
     ucounts: np.ndarray  # int32[MAX_CELLS + 1, 2 * N_CLASSES + 2]: counts and value sums
 
 
@@ -162,6 +162,7 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     if unknown:
         raise KeyError(f"unknown engine parameters: {sorted(unknown)}")
     cls, val = p4_tables(rule, overrides.get("PATTERN_VALUE"), overrides.get("CLASS_BONUS"))
+    cv = cls.astype(np.int32) | (val.astype(np.int32) << 8)  # one look-up: class and value
     zob = rules.ZOBRIST.copy()
     zob[0, 0] = np.uint64(0x9E3779B97F4A7C15)  # side-to-move key
     weights = np.zeros(W_COUNT, dtype=np.int32)
@@ -169,7 +170,7 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     weights[W_DEFENCE] = overrides.get("DEFENCE", params.DEFENCE)
     both = P.pattern_table(rule)
     packed = both[0] | (both[1] << 4)  # one look-up gives both sides' patterns
-    return Tables(packed, cls, val, zob, weights)
+    return Tables(packed, cv, zob, weights)
 
 
 def new_state(width: int, height: int, rule: int) -> State:
@@ -185,7 +186,7 @@ def new_state(width: int, height: int, rule: int) -> State:
     st = State(
         cells,
         np.zeros((4, n), dtype=np.int32),
-        np.zeros((2, n), dtype=np.int32),
+        np.zeros(n, dtype=np.uint32),
         np.zeros((2, n), dtype=np.uint8),
         np.zeros((2, n), dtype=np.int32),
         np.zeros((2, N_CLASSES), dtype=np.int32),
@@ -194,7 +195,7 @@ def new_state(width: int, height: int, rule: int) -> State:
         np.zeros(MAX_CELLS + 1, dtype=np.uint64),
         info,
         np.zeros(MAX_CELLS + 2, dtype=np.int32),
-        np.zeros((UNDO_ROWS, 6), dtype=np.int32),
+        np.zeros((UNDO_ROWS, 4), dtype=np.int32),
         np.zeros((MAX_CELLS + 1, 2 * N_CLASSES + 2), dtype=np.int32),
     )
     return st
@@ -208,7 +209,7 @@ def rebuild(st, tb) -> None:
     height = st.info[I_HEIGHT]
     n = st.cells.shape[0]
     st.keys[:, :] = 0
-    st.p4[:, :] = 0
+    st.p4[:] = 0
     st.cls[:, :] = 0
     st.val[:, :] = 0
     st.counts[:, :] = 0
@@ -252,118 +253,138 @@ def rebuild(st, tb) -> None:
 def _refresh_cell(st, tb, p: int) -> None:
     """Recompute the patterns, class and value of the empty cell ``p`` from its keys and add
     them to the counts and sums (the cell must not be counted already)."""
+    both = 0
     for s in range(2):
         idx = 0
         for k in range(4):
-            idx |= np.int32((tb.pattern[st.keys[k, p]] >> (4 * s)) & 15) << (4 * k)
-        st.p4[s, p] = idx
-        c = tb.p4class[s, idx]
-        v = tb.p4value[s, idx]
+            idx |= np.int64((tb.pattern[st.keys[k, p]] >> (4 * s)) & 15) << (4 * k)
+        both |= idx << (16 * s)
+        cv = np.int64(tb.p4cv[s, idx])
+        c = cv & 255
+        v = cv >> 8
         st.cls[s, p] = c
         st.val[s, p] = v
         st.counts[s, c & 7] += 1
         st.info[I_VALSUM + s] += v
+    st.p4[p] = both
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def _forget_cell(st, p: int) -> None:
-    """Take the empty cell ``p`` out of the counts and sums and clear its entries (before it
-    is occupied: occupied cells hold zeros)."""
-    for s in range(2):
-        st.counts[s, st.cls[s, p] & 7] -= 1
-        st.info[I_VALSUM + s] -= st.val[s, p]
-        st.p4[s, p] = 0
-        st.cls[s, p] = 0
-        st.val[s, p] = 0
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _update_line_cell(st, tb, p: int, k: int, row: int) -> int:
-    """Direction ``k``'s key of the empty cell ``p`` changed: update its patterns, classes and
-    values, saving the old ones at ``row`` of the undo stack first if they change; return the
-    next free row."""
-    pat = np.int32(tb.pattern[st.keys[k, p]])
-    shift = 4 * k
-    mask = ~(15 << shift)
-    idx0 = (st.p4[0, p] & mask) | ((pat & 15) << shift)
-    idx1 = (st.p4[1, p] & mask) | ((pat >> 4) << shift)
-    if idx0 == st.p4[0, p] and idx1 == st.p4[1, p]:
-        return row
-    _save_cell(st, row, p)
-    for s in range(2):
-        idx = idx0 if s == 0 else idx1
-        st.p4[s, p] = idx
-        c = tb.p4class[s, idx]
-        v = np.int32(tb.p4value[s, idx])
-        st.counts[s, st.cls[s, p] & 7] -= 1
-        st.counts[s, c & 7] += 1
-        st.info[I_VALSUM + s] += v - st.val[s, p]
-        st.cls[s, p] = c
-        st.val[s, p] = v
-    return row + 1
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _save_cell(st, row: int, p: int) -> None:
-    """Push the patterns, classes and values of cell ``p`` on the undo stack at ``row``."""
-    u = st.ucells
-    u[row, 0] = p
-    u[row, 1] = st.p4[0, p]
-    u[row, 2] = st.p4[1, p]
-    u[row, 3] = np.int32(st.cls[0, p]) | (np.int32(st.cls[1, p]) << 8)
-    u[row, 4] = st.val[0, p]
-    u[row, 5] = st.val[1, p]
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def make(st, tb, pos: int) -> None:
-    """Play the side to move on the empty cell ``pos``."""
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _make(st, tb, pos: int, with_near: bool) -> None:
+    """:func:`make`; ``with_near`` False leaves the ``near`` counts alone (threat probes)."""
     side = st.info[I_SIDE]
     stride = st.info[I_STRIDE]
     ply = st.info[I_PLY]
+    cells = st.cells
+    keys = st.keys
+    p4 = st.p4
+    cls = st.cls
+    val = st.val
+    counts = st.counts
+    pattern = tb.pattern
+    cvt = tb.p4cv
+    u = st.ucells
     for s in range(2):
         for c in range(N_CLASSES):
-            st.ucounts[ply, s * N_CLASSES + c] = st.counts[s, c]
+            st.ucounts[ply, s * N_CLASSES + c] = counts[s, c]
         st.ucounts[ply, 2 * N_CLASSES + s] = st.info[I_VALSUM + s]
+    # the played cell leaves the empty cells: save it, take it out of the counts and sums
     row = st.utop[ply]
-    _save_cell(st, row, pos)
+    oc0 = np.int64(cls[0, pos])
+    oc1 = np.int64(cls[1, pos])
+    ov0 = np.int64(val[0, pos])
+    ov1 = np.int64(val[1, pos])
+    u[row, 0] = pos
+    u[row, 1] = p4[pos]
+    u[row, 2] = oc0 | (oc1 << 8)
+    u[row, 3] = (ov0 & 0xFFFF) | (ov1 << 16)
     row += 1
-    _forget_cell(st, pos)
-    st.cells[pos] = side
+    counts[0, oc0 & 7] -= 1
+    counts[1, oc1 & 7] -= 1
+    dv0 = -ov0  # changes of the value sums, written once at the end
+    dv1 = -ov1
+    p4[pos] = 0
+    cls[0, pos] = 0
+    cls[1, pos] = 0
+    val[0, pos] = 0
+    val[1, pos] = 0
+    cells[pos] = side
     for k in range(4):
         d = rules.direction(k, stride)
+        shift = 4 * k
+        keep = ~(0xF000F << shift)
         for sign in (1, -1):
             step = sign * d
             q = pos
             for j in range(1, 6):
                 q += step
-                c = st.cells[q]
+                c = cells[q]
                 if c == WALL:
                     break
-                st.keys[k, q] |= side << (2 * P.key_slot(-sign * j))
-                if c == EMPTY:
-                    row = _update_line_cell(st, tb, q, k, row)
+                key = keys[k, q] | (side << (2 * P.key_slot(-sign * j)))
+                keys[k, q] = key
+                if c != EMPTY:
+                    continue
+                pat = np.int64(pattern[key])
+                old = np.int64(p4[q])
+                new = (old & keep) | (((pat & 15) | ((pat >> 4) << 16)) << shift)
+                if new == old:
+                    continue
+                # save the cell's old state on the undo stack, then update what changed
+                oc0 = np.int64(cls[0, q])
+                oc1 = np.int64(cls[1, q])
+                ov0 = np.int64(val[0, q])
+                ov1 = np.int64(val[1, q])
+                u[row, 0] = q
+                u[row, 1] = old
+                u[row, 2] = oc0 | (oc1 << 8)
+                u[row, 3] = (ov0 & 0xFFFF) | (ov1 << 16)
+                row += 1
+                p4[q] = new
+                diff = new ^ old
+                if diff & 0xFFFF:
+                    x = np.int64(cvt[0, new & 0xFFFF])
+                    nc = x & 255
+                    if nc != oc0:
+                        counts[0, oc0 & 7] -= 1
+                        counts[0, nc & 7] += 1
+                        cls[0, q] = nc
+                    nv = x >> 8
+                    dv0 += nv - ov0
+                    val[0, q] = nv
+                if diff >> 16:
+                    x = np.int64(cvt[1, new >> 16])
+                    nc = x & 255
+                    if nc != oc1:
+                        counts[1, oc1 & 7] -= 1
+                        counts[1, nc & 7] += 1
+                        cls[1, q] = nc
+                    nv = x >> 8
+                    dv1 += nv - ov1
+                    val[1, q] = nv
     st.utop[ply + 1] = row
-    for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
-        for dx in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
-            st.near[pos + dy * stride + dx] += 1
+    st.info[I_VALSUM] += dv0
+    st.info[I_VALSUM + 1] += dv1
+    if with_near:
+        for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
+            for dx in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
+                st.near[pos + dy * stride + dx] += 1
     st.moves[ply] = pos
     st.hashes[ply + 1] = st.hashes[ply] ^ tb.zobrist[side, pos] ^ tb.zobrist[0, 0]
     st.info[I_PLY] = ply + 1
     st.info[I_SIDE] = 3 - side
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def undo(st, tb) -> int:
-    """Take back the last move; return its cell.
-
-    The line keys lose the stone's bits; every pattern, class, value, count and sum comes back
-    from the undo stack that :func:`make` filled (no table look-ups)."""
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _undo(st, with_near: bool) -> int:
+    """:func:`undo`; ``with_near`` as in :func:`_make`."""
     ply = st.info[I_PLY] - 1
     pos = st.moves[ply]
-    side = st.cells[pos]
+    cells = st.cells
+    keys = st.keys
+    side = cells[pos]
     stride = st.info[I_STRIDE]
-    st.cells[pos] = EMPTY
+    cells[pos] = EMPTY
     for k in range(4):
         d = rules.direction(k, stride)
         for sign in (1, -1):
@@ -371,21 +392,26 @@ def undo(st, tb) -> int:
             q = pos
             for j in range(1, 6):
                 q += step
-                if st.cells[q] == WALL:
+                if cells[q] == WALL:
                     break
-                st.keys[k, q] &= ~(3 << (2 * P.key_slot(-sign * j)))
-    for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
-        for dx in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
-            st.near[pos + dy * stride + dx] -= 1
+                keys[k, q] &= ~(3 << (2 * P.key_slot(-sign * j)))
+    if with_near:
+        for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
+            for dx in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
+                st.near[pos + dy * stride + dx] -= 1
     u = st.ucells
+    p4 = st.p4
+    cls = st.cls
+    val = st.val
     for row in range(st.utop[ply], st.utop[ply + 1]):
-        p = u[row, 0]
-        st.p4[0, p] = u[row, 1]
-        st.p4[1, p] = u[row, 2]
-        st.cls[0, p] = u[row, 3] & 255
-        st.cls[1, p] = u[row, 3] >> 8
-        st.val[0, p] = u[row, 4]
-        st.val[1, p] = u[row, 5]
+        q = u[row, 0]
+        p4[q] = u[row, 1]
+        c = u[row, 2]
+        cls[0, q] = c & 255
+        cls[1, q] = c >> 8
+        v = u[row, 3]
+        val[0, q] = np.int16(v & 0xFFFF)
+        val[1, q] = v >> 16
     for s in range(2):
         for c in range(N_CLASSES):
             st.counts[s, c] = st.ucounts[ply, s * N_CLASSES + c]
@@ -393,6 +419,34 @@ def undo(st, tb) -> int:
     st.info[I_PLY] = ply
     st.info[I_SIDE] = side
     return pos
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def make(st, tb, pos: int) -> None:
+    """Play the side to move on the empty cell ``pos``.
+
+    Only the cells within five steps on the four lines change; what they held before is pushed
+    on the undo stack, so :func:`undo` needs no table look-up."""
+    _make(st, tb, pos, True)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def undo(st, tb) -> int:
+    """Take back the last move (played with :func:`make`); return its cell."""
+    return _undo(st, True)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def make_probe(st, tb, pos: int) -> None:
+    """:func:`make` for threat probes (VCF): the ``near`` counts, which a probe never reads,
+    are left alone; take the move back with :func:`undo_probe` only."""
+    _make(st, tb, pos, False)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def undo_probe(st, tb) -> int:
+    """Take back a move played with :func:`make_probe`; return its cell."""
+    return _undo(st, False)
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -26,8 +26,8 @@ from plies.gomoku.engine.state import (
     I_PLY,
     I_SIDE,
     I_STRIDE,
-    make,
-    undo,
+    make_probe,
+    undo_probe,
 )
 from plies.gomoku.rules import BLACK, EMPTY, RENJU
 
@@ -181,11 +181,11 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
         if ncand[level] > 0 and ci[level] < ncand[level]:
             mv = cand[level, ci[level]]
             ci[level] += 1
-            make(st, tb, mv)
+            make_probe(st, tb, mv)
             nodes += 1
             nf = find_fives(st, a, mv, fives)
             if nf == 0:
-                undo(st, tb)
+                undo_probe(st, tb)
                 continue
             if nf >= 2 or forbidden_for(st, dfn_side, fives[0]):
                 # the defender cannot stop every five: the sequence ends with this four, or
@@ -201,26 +201,26 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
                     seq[length] = fives[0]
                     seq[length + 1] = fives[1]
                     length += 2
-                undo(st, tb)
+                undo_probe(st, tb)
                 result = length
                 break
             b = fives[0]
             if st.cls[1 - a, b] & 7 == C_FIVE:
-                undo(st, tb)  # the block makes five for the defender
+                undo_probe(st, tb)  # the block makes five for the defender
                 continue
-            make(st, tb, b)
+            make_probe(st, tb, b)
             att_move[level] = mv
             def_move[level] = b
             if level + 1 >= depth_cap:
-                undo(st, tb)
-                undo(st, tb)
+                undo_probe(st, tb)
+                undo_probe(st, tb)
                 continue
             h = st.hashes[st.info[I_PLY]]
             slot = h & mask
             remaining = depth_cap - level - 1
             if tt_keys[slot] == h and tt_depth[slot] >= remaining:
-                undo(st, tb)
-                undo(st, tb)
+                undo_probe(st, tb)
+                undo_probe(st, tb)
                 continue
             level += 1
             if st.counts[a, C_FIVE] > 0:
@@ -245,12 +245,12 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
         slot = h & mask
         tt_keys[slot] = h
         tt_depth[slot] = depth_cap - level
-        undo(st, tb)
-        undo(st, tb)
+        undo_probe(st, tb)
+        undo_probe(st, tb)
         level -= 1
     while level > 0:
-        undo(st, tb)
-        undo(st, tb)
+        undo_probe(st, tb)
+        undo_probe(st, tb)
         level -= 1
     counter[0] += nodes
     return result
