@@ -270,8 +270,10 @@ def _refresh_cell(st, tb, p: int) -> None:
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _make(st, tb, pos: int, with_near: bool) -> None:
-    """:func:`make`; ``with_near`` False leaves the ``near`` counts alone (threat probes)."""
+def make_inline(st, tb, pos: int, with_near: bool) -> None:
+    """:func:`make`, inlined into the caller at numba IR level (a call passes the state and
+    tables as about 140 machine words); ``with_near`` False leaves the ``near`` counts alone
+    (threat probes, which never read them: take such a move back with ``with_near`` False)."""
     side = st.info[I_SIDE]
     stride = st.info[I_STRIDE]
     ply = st.info[I_PLY]
@@ -376,8 +378,8 @@ def _make(st, tb, pos: int, with_near: bool) -> None:
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _undo(st, with_near: bool) -> int:
-    """:func:`undo`; ``with_near`` as in :func:`_make`."""
+def undo_inline(st, with_near: bool) -> int:
+    """:func:`undo`, inlined into the caller; ``with_near`` as given to :func:`make_inline`."""
     ply = st.info[I_PLY] - 1
     pos = st.moves[ply]
     cells = st.cells
@@ -427,26 +429,13 @@ def make(st, tb, pos: int) -> None:
 
     Only the cells within five steps on the four lines change; what they held before is pushed
     on the undo stack, so :func:`undo` needs no table look-up."""
-    _make(st, tb, pos, True)
+    make_inline(st, tb, pos, True)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def undo(st, tb) -> int:
     """Take back the last move (played with :func:`make`); return its cell."""
-    return _undo(st, True)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def make_probe(st, tb, pos: int) -> None:
-    """:func:`make` for threat probes (VCF): the ``near`` counts, which a probe never reads,
-    are left alone; take the move back with :func:`undo_probe` only."""
-    _make(st, tb, pos, False)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def undo_probe(st, tb) -> int:
-    """Take back a move played with :func:`make_probe`; return its cell."""
-    return _undo(st, False)
+    return undo_inline(st, True)
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -6,8 +6,14 @@ defender cannot take it (Renju: a forbidden point for black). Counter-fours are 
 the defender's block makes a four of its own, the attacker must block it with a move that is
 itself a four, or the line fails; a defender's block that makes five refutes the four.
 
-Failed positions are remembered in a small hash table (``vcf_tt``: keys, remaining depth), which
-survives between calls; success returns at once with the full sequence.
+Failed positions are remembered in a hash table (``vcf_tt``) that survives between calls: a slot
+holds the position's key with the remaining depth searched (plus one) in the low bits, which
+the slot number already gives, so a probe reads one word. Success returns at once with the
+full sequence.
+
+The moves are played with the state's inlined make/undo without the ``near`` counts (never read
+here), and the search has one make site per side and one undo site: each call would pass the
+state and tables as about 140 machine words.
 """
 
 from __future__ import annotations
@@ -26,8 +32,8 @@ from plies.gomoku.engine.state import (
     I_PLY,
     I_SIDE,
     I_STRIDE,
-    make_probe,
-    undo_probe,
+    make_inline,
+    undo_inline,
 )
 from plies.gomoku.rules import BLACK, EMPTY, RENJU
 
@@ -37,8 +43,9 @@ VCF_TT_BITS = 18
 
 
 def new_vcf_tt(bits: int = VCF_TT_BITS) -> tuple[np.ndarray, np.ndarray]:
-    """An empty VCF table: ``(keys uint64[2**bits], depth int16[2**bits])``."""
-    return np.zeros(1 << bits, dtype=np.uint64), np.full(1 << bits, -1, dtype=np.int16)
+    """An empty VCF table: ``(slots uint64[2**bits], unused int16[1])``; the depths live in
+    the slots' low bits (the second array is kept for the call signature of :func:`vcf`)."""
+    return np.zeros(1 << bits, dtype=np.uint64), np.full(1, -1, dtype=np.int16)
 
 
 @njit(cache=True, nogil=True, _nrt=True)
@@ -61,7 +68,7 @@ def forbidden_for(st, side: int, pos: int) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def find_fives(st, s: int, around: int, out) -> int:
     """Empty cells on the four lines within four steps of ``around`` where side index ``s``
     makes five; written to ``out``, count returned."""
@@ -91,9 +98,10 @@ def first_cell_of_class(st, s: int, cls: int) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True, _nrt=True)
-def _gen_fours(st, att: int, out) -> int:
-    """The attacker's four moves into ``out``, flex fours first, then by class and value.
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _gen_fours(st, att: int, out, scores) -> int:
+    """The attacker's four moves into ``out``, flex fours first, then by class and value
+    (``scores``: scratch as long as ``out``).
 
     If the defender threatens five, the only candidate is the block, when it is a four. Returns
     the count (0 when the attacker has no way on).
@@ -114,7 +122,6 @@ def _gen_fours(st, att: int, out) -> int:
     if left == 0:
         return 0
     cap = out.shape[0]
-    scores = np.empty(cap, dtype=np.int64)
     n = 0
     cls_a = st.cls[a]
     for p in range(st.cells.shape[0]):
@@ -148,8 +155,9 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
     ``seq`` (attacker and defender moves alternating, ending with the five), or 0 if none was
     found within ``max_depth`` attacker moves and ``max_nodes`` moves; -1 if stopped.
 
-    ``stop[0] != 0`` aborts the search; the moves tried are added to ``counter[0]``. The state
-    is restored on return.
+    ``tt_keys`` is the table of :func:`new_vcf_tt` (``tt_depth`` is not used). ``stop[0] != 0``
+    aborts the search; the moves tried are added to ``counter[0]``. The state is restored on
+    return.
     """
     att = st.info[I_SIDE]
     a = att - 1
@@ -159,33 +167,45 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
         return 1
     depth_cap = min(max_depth, MAX_VCF_DEPTH)
     cand = np.empty((depth_cap + 1, MAX_FOURS), dtype=np.int64)
+    scores = np.empty(MAX_FOURS, dtype=np.int64)
     ncand = np.zeros(depth_cap + 1, dtype=np.int64)
     ci = np.zeros(depth_cap + 1, dtype=np.int64)
     att_move = np.zeros(depth_cap + 1, dtype=np.int64)
     def_move = np.zeros(depth_cap + 1, dtype=np.int64)
     fives = np.empty(8, dtype=np.int64)
-    mask = tt_keys.shape[0] - 1
+    low = np.uint64(tt_keys.shape[0] - 1)  # slot number; the depth + 1 in a slot
+    high = ~low
     root_key = st.hashes[st.info[I_PLY]]
-    root_slot = root_key & mask
-    if tt_keys[root_slot] == root_key and tt_depth[root_slot] >= depth_cap:
+    root_slot = np.int64(root_key & low)
+    root_entry = tt_keys[root_slot]
+    if (root_entry ^ root_key) & high == 0 and np.int64(root_entry & low) - 1 >= depth_cap:
         return 0  # already searched to this depth without a win
     nodes = 0
     level = 0
-    ncand[0] = _gen_fours(st, att, cand[0])
+    ncand[0] = _gen_fours(st, att, cand[0], scores)
     ci[0] = 0
     result = 0
+    pops = 0  # moves to take back before going on (the only undo site)
+    done = False
     while True:
+        while pops > 0:
+            undo_inline(st, False)
+            pops -= 1
+        if done:
+            break
         if stop[0] != 0 or nodes >= max_nodes:
             result = -1 if stop[0] != 0 else 0
-            break
-        if ncand[level] > 0 and ci[level] < ncand[level]:
+            pops = 2 * level
+            done = True
+            continue
+        if ci[level] < ncand[level]:
             mv = cand[level, ci[level]]
             ci[level] += 1
-            make_probe(st, tb, mv)
+            make_inline(st, tb, mv, False)
             nodes += 1
             nf = find_fives(st, a, mv, fives)
             if nf == 0:
-                undo_probe(st, tb)
+                pops = 1
                 continue
             if nf >= 2 or forbidden_for(st, dfn_side, fives[0]):
                 # the defender cannot stop every five: the sequence ends with this four, or
@@ -201,26 +221,25 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
                     seq[length] = fives[0]
                     seq[length + 1] = fives[1]
                     length += 2
-                undo_probe(st, tb)
                 result = length
-                break
+                pops = 1 + 2 * level
+                done = True
+                continue
             b = fives[0]
             if st.cls[1 - a, b] & 7 == C_FIVE:
-                undo_probe(st, tb)  # the block makes five for the defender
+                pops = 1  # the block makes five for the defender
                 continue
-            make_probe(st, tb, b)
+            make_inline(st, tb, b, False)
             att_move[level] = mv
             def_move[level] = b
             if level + 1 >= depth_cap:
-                undo_probe(st, tb)
-                undo_probe(st, tb)
+                pops = 2
                 continue
             h = st.hashes[st.info[I_PLY]]
-            slot = h & mask
+            entry = tt_keys[np.int64(h & low)]
             remaining = depth_cap - level - 1
-            if tt_keys[slot] == h and tt_depth[slot] >= remaining:
-                undo_probe(st, tb)
-                undo_probe(st, tb)
+            if (entry ^ h) & high == 0 and np.int64(entry & low) - 1 >= remaining:
+                pops = 2
                 continue
             level += 1
             if st.counts[a, C_FIVE] > 0:
@@ -231,26 +250,21 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
                     length += 2
                 seq[length] = first_cell_of_class(st, a, C_FIVE)
                 result = length + 1
-                break
-            ncand[level] = _gen_fours(st, att, cand[level])
+                pops = 2 * level
+                done = True
+                continue
+            ncand[level] = _gen_fours(st, att, cand[level], scores)
             ci[level] = 0
             continue
         # every four of this level failed
         if level == 0:
-            tt_keys[root_slot] = root_key
-            tt_depth[root_slot] = depth_cap
+            tt_keys[root_slot] = (root_key & high) | np.uint64(depth_cap + 1)
             result = 0
-            break
+            done = True
+            continue
         h = st.hashes[st.info[I_PLY]]
-        slot = h & mask
-        tt_keys[slot] = h
-        tt_depth[slot] = depth_cap - level
-        undo_probe(st, tb)
-        undo_probe(st, tb)
-        level -= 1
-    while level > 0:
-        undo_probe(st, tb)
-        undo_probe(st, tb)
+        tt_keys[np.int64(h & low)] = (h & high) | np.uint64(depth_cap - level + 1)
+        pops = 2
         level -= 1
     counter[0] += nodes
     return result
