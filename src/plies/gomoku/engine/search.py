@@ -43,8 +43,8 @@ from plies.gomoku.engine.state import (
     I_SIDE,
     MAX_CELLS,
     evaluate,
-    make,
-    undo,
+    make_inline,
+    undo_inline,
 )
 from plies.gomoku.rules import BLACK, EMPTY, RENJU
 
@@ -677,7 +677,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                 and static_eval + 100 + 150 * depth <= alpha
             ):
                 continue
-        make(st, tb, mv)
+        make_inline(st, tb, mv, True)  # inlined: a call would copy ~140 words of state
         if tried == 0:
             score = -pvs(st, tb, ctx, -beta, -alpha, new_depth, ply + 1, mv)
         else:
@@ -695,7 +695,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                 score = -pvs(st, tb, ctx, -alpha - 1, -alpha, new_depth, ply + 1, mv)
             if score > alpha and score < beta:
                 score = -pvs(st, tb, ctx, -beta, -alpha, new_depth, ply + 1, mv)
-        undo(st, tb)
+        undo_inline(st, True)
         tried += 1
         if ctx.stop[0] != 0:  # the score of an interrupted search is meaningless
             break
