@@ -44,6 +44,7 @@ from plies.gomoku.engine.state import (
     MAX_CELLS,
     evaluate,
     make_inline,
+    prefetch,
     undo_inline,
 )
 from plies.gomoku.rules import BLACK, EMPTY, RENJU
@@ -226,6 +227,13 @@ def tt_bucket(key: np.uint64, n: int) -> int:
     whole memory budget, not only a power of two."""
     scaled = (key >> np.uint64(32)) * np.uint64(n >> 2)
     return np.int64(scaled >> np.uint64(32)) * 4
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def tt_prefetch(tt, key: np.uint64) -> None:
+    """Start loading ``key``'s bucket (a child's, before the recursive call reaches its probe:
+    the table is far larger than the caches)."""
+    prefetch(tt, tt_bucket(key, tt.shape[0] >> 1) * 2)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -678,6 +686,8 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             ):
                 continue
         make_inline(st, tb, mv, True)  # inlined: a call would copy ~140 words of state
+        if new_depth_base > 0 and features[F_TT]:
+            tt_prefetch(ctx.tt, st.hashes[st.info[I_PLY]])
         if tried == 0:
             score = -pvs(st, tb, ctx, -beta, -alpha, new_depth, ply + 1, mv)
         else:

@@ -17,7 +17,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from plies.gomoku import rules
 from plies.gomoku.engine import params
@@ -56,6 +59,24 @@ I_BASE_PLY = 8  # number of stones the state started with (undo stops there)
 W_ATTACK = 0
 W_DEFENCE = 1
 W_COUNT = 2
+
+
+@intrinsic
+def prefetch(typingctx, arr, idx):
+    """Hint the CPU to load ``arr[idx]`` into the cache (LLVM's prefetch; no effect on results)."""
+    sig = types.void(arr, idx)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])  # read, keep in all levels, data
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 class Tables(NamedTuple):

@@ -33,6 +33,7 @@ from plies.gomoku.engine.state import (
     I_SIDE,
     I_STRIDE,
     make_inline,
+    prefetch,
     undo_inline,
 )
 from plies.gomoku.rules import BLACK, EMPTY, RENJU
@@ -229,6 +230,9 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
             if st.cls[1 - a, b] & 7 == C_FIVE:
                 pops = 1  # the block makes five for the defender
                 continue
+            # the failure table is probed after the block: start loading its slot now
+            h = st.hashes[st.info[I_PLY]] ^ tb.zobrist[dfn_side, b] ^ tb.zobrist[0, 0]
+            prefetch(tt_keys, np.int64(h & low))
             make_inline(st, tb, b, False)
             att_move[level] = mv
             def_move[level] = b
