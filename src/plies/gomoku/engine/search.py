@@ -500,7 +500,10 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
     if nfive > 0:
         if nfive >= 2 and ply > 0:
             return -(WIN - ply - 2)
-        forced = V.first_cell_of_class(st, o, C_FIVE)
+        if nfive == 1:
+            forced = V.only_five_cell(st, o, prev)  # made by the opponent's last move
+        else:
+            forced = V.first_cell_of_class(st, o, C_FIVE)
         if V.forbidden_for(st, side, forced):
             if ply > 0:
                 return -(WIN - ply - 2)

@@ -29,6 +29,7 @@ from plies.gomoku.engine.state import (
     C_FOUR,
     C_FOUR_THREE,
     CHECK_FLAG,
+    I_BASE_PLY,
     I_PLY,
     I_SIDE,
     I_STRIDE,
@@ -99,6 +100,22 @@ def first_cell_of_class(st, s: int, cls: int) -> int:
     return -1
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def only_five_cell(st, s: int, around: int) -> int:
+    """The empty cell where side index ``s`` makes five, when it has exactly one: looked for
+    first on the four lines within four steps of ``around`` (the move that made the four; -1
+    if unknown), then anywhere (-1 if none)."""
+    if around >= 0:
+        d0 = st.info[I_STRIDE]
+        for k in range(4):
+            d = rules.direction(k, d0)
+            for j in range(-4, 5):
+                q = around + j * d
+                if j != 0 and st.cells[q] == EMPTY and st.cls[s, q] & 7 == C_FIVE:
+                    return q
+    return first_cell_of_class(st, s, C_FIVE)
+
+
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _gen_fours(st, att: int, out, scores) -> int:
     """The attacker's four moves into ``out``, flex fours first, then by class and value
@@ -112,7 +129,8 @@ def _gen_fours(st, att: int, out, scores) -> int:
     if st.counts[dfn, C_FIVE] > 0:
         if st.counts[dfn, C_FIVE] > 1:
             return 0
-        b = first_cell_of_class(st, dfn, C_FIVE)
+        ply = st.info[I_PLY]  # the four came with the last move (if the state knows it)
+        b = only_five_cell(st, dfn, st.moves[ply - 1] if ply > st.info[I_BASE_PLY] else -1)
         c = st.cls[a, b] & 7
         if c < C_FOUR or c == C_FORBID or forbidden_for(st, att, b):
             return 0
