@@ -341,29 +341,32 @@ def make_inline(st, tb, pos: int, with_near: bool) -> None:
             q = pos
             for j in range(1, 6):
                 q += step
-                c = cells[q]
+                # unsigned indices: numba adds no negative-index wraparound code
+                uq = np.uint64(q)
+                c = cells[uq]
                 if c == WALL:
                     break
-                key = keys[k, q] | (side << (2 * P.key_slot(-sign * j)))
-                keys[k, q] = key
+                key = keys[k, uq] | (side << (2 * P.key_slot(-sign * j)))
+                keys[k, uq] = key
                 if c != EMPTY:
                     continue
-                pat = np.int64(pattern[key])
-                old = np.int64(p4[q])
+                pat = np.int64(pattern[np.uint64(key)])
+                old = np.int64(p4[uq])
                 new = (old & keep) | (((pat & 15) | ((pat >> 4) << 16)) << shift)
                 if new == old:
                     continue
                 # save the cell's old state on the undo stack, then update what changed
-                oc0 = np.int64(cls[0, q])
-                oc1 = np.int64(cls[1, q])
-                ov0 = np.int64(val[0, q])
-                ov1 = np.int64(val[1, q])
-                u[row, 0] = q
-                u[row, 1] = old
-                u[row, 2] = oc0 | (oc1 << 8)
-                u[row, 3] = (ov0 & 0xFFFF) | (ov1 << 16)
+                oc0 = np.int64(cls[0, uq])
+                oc1 = np.int64(cls[1, uq])
+                ov0 = np.int64(val[0, uq])
+                ov1 = np.int64(val[1, uq])
+                urow = np.uint64(row)
+                u[urow, 0] = q
+                u[urow, 1] = old
+                u[urow, 2] = oc0 | (oc1 << 8)
+                u[urow, 3] = (ov0 & 0xFFFF) | (ov1 << 16)
                 row += 1
-                p4[q] = new
+                p4[uq] = new
                 diff = new ^ old
                 if diff & 0xFFFF:
                     x = np.int64(cvt[0, new & 0xFFFF])
@@ -371,20 +374,20 @@ def make_inline(st, tb, pos: int, with_near: bool) -> None:
                     if nc != oc0:
                         counts[0, oc0 & 7] -= 1
                         counts[0, nc & 7] += 1
-                        cls[0, q] = nc
+                        cls[0, uq] = nc
                     nv = x >> 8
                     dv0 += nv - ov0
-                    val[0, q] = nv
+                    val[0, uq] = nv
                 if diff >> 16:
-                    x = np.int64(cvt[1, new >> 16])
+                    x = np.int64(cvt[1, np.uint64(new >> 16)])
                     nc = x & 255
                     if nc != oc1:
                         counts[1, oc1 & 7] -= 1
                         counts[1, nc & 7] += 1
-                        cls[1, q] = nc
+                        cls[1, uq] = nc
                     nv = x >> 8
                     dv1 += nv - ov1
-                    val[1, q] = nv
+                    val[1, uq] = nv
     st.utop[ply + 1] = row
     st.info[I_VALSUM] += dv0
     st.info[I_VALSUM + 1] += dv1
@@ -415,9 +418,10 @@ def undo_inline(st, with_near: bool) -> int:
             q = pos
             for j in range(1, 6):
                 q += step
-                if cells[q] == WALL:
+                uq = np.uint64(q)
+                if cells[uq] == WALL:
                     break
-                keys[k, q] &= ~(3 << (2 * P.key_slot(-sign * j)))
+                keys[k, uq] &= ~(3 << (2 * P.key_slot(-sign * j)))
     if with_near:
         for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
             for dx in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
@@ -427,12 +431,13 @@ def undo_inline(st, with_near: bool) -> int:
     cls = st.cls
     val = st.val
     for row in range(st.utop[ply], st.utop[ply + 1]):
-        q = u[row, 0]
-        p4[q] = u[row, 1]
-        c = u[row, 2]
+        urow = np.uint64(row)
+        q = np.uint64(u[urow, 0])
+        p4[q] = u[urow, 1]
+        c = u[urow, 2]
         cls[0, q] = c & 255
         cls[1, q] = c >> 8
-        v = u[row, 3]
+        v = u[urow, 3]
         val[0, q] = np.int16(v & 0xFFFF)
         val[1, q] = v >> 16
     for s in range(2):
