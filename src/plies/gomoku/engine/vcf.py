@@ -80,7 +80,8 @@ def find_fives(st, s: int, around: int, out) -> int:
         d = rules.direction(k, stride)
         for j in range(-4, 5):
             q = around + j * d
-            if j != 0 and st.cells[q] == EMPTY and st.cls[s, q] & 7 == C_FIVE:
+            uq = np.uint64(q)  # unsigned: no negative-index wraparound code
+            if j != 0 and st.cells[uq] == EMPTY and st.cls[s, uq] & 7 == C_FIVE:
                 dup = False
                 for i in range(n):
                     if out[i] == q:
@@ -111,7 +112,8 @@ def only_five_cell(st, s: int, around: int) -> int:
             d = rules.direction(k, d0)
             for j in range(-4, 5):
                 q = around + j * d
-                if j != 0 and st.cells[q] == EMPTY and st.cls[s, q] & 7 == C_FIVE:
+                uq = np.uint64(q)
+                if j != 0 and st.cells[uq] == EMPTY and st.cls[s, uq] & 7 == C_FIVE:
                     return q
     return first_cell_of_class(st, s, C_FIVE)
 
