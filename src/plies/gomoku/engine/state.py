@@ -71,10 +71,28 @@ def prefetch(typingctx, arr, idx):
         ary = context.make_array(aryty)(context, builder, args[0])
         ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
         i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        i8p = ir.IntType(8).as_pointer()
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
         fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])  # read, keep in all levels, data
+        # read, keep in all cache levels, data
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def load8(typingctx, arr, idx):
+    """The eight bytes ``arr[idx:idx + 8]`` of a uint8 array as one uint64 (native order; the
+    caller keeps ``idx + 8`` within the array)."""
+    sig = types.uint64(arr, idx)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+        word = builder.bitcast(ptr, ir.IntType(64).as_pointer())
+        return builder.load(word, align=1)
 
     return sig, codegen
 

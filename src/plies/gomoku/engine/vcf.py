@@ -33,11 +33,18 @@ from plies.gomoku.engine.state import (
     I_PLY,
     I_SIDE,
     I_STRIDE,
+    load8,
     make_inline,
     prefetch,
     undo_inline,
 )
 from plies.gomoku.rules import BLACK, EMPTY, RENJU
+
+# byte-wise constants for testing eight threat classes at once (C_FOUR..C_FLEX4 = 3..5)
+LOW3 = np.uint64(0x0707070707070707)
+ADD5 = np.uint64(0x0505050505050505)  # x + 5 reaches 8 when x >= 3
+ADD2 = np.uint64(0x0202020202020202)  # x + 2 stays below 8 when x <= 5
+BIT3 = np.uint64(0x0808080808080808)
 
 MAX_VCF_DEPTH = 128  # attacker moves
 MAX_FOURS = 64
@@ -145,28 +152,41 @@ def _gen_fours(st, att: int, out, scores) -> int:
     cap = out.shape[0]
     n = 0
     cls_a = st.cls[a]
-    for p in range(st.cells.shape[0]):
-        if left == 0:
-            break
-        c = cls_a[p] & 7
-        if c < C_FOUR or c > C_FLEX4 or st.cells[p] != EMPTY:
-            continue
-        left -= 1
-        if forbidden_for(st, att, p):
-            continue
-        score = c * 1000000 + st.val[a, p]
-        if n == cap:
-            if score <= scores[n - 1]:
+    ncells = st.cells.shape[0]
+    start = 0
+    while start < ncells and left > 0:
+        end = ncells
+        if start + 8 <= ncells:
+            # eight classes at a time: is any of them (class & 7) in 3..5 (a four)? Occupied
+            # cells hold class 0.
+            x = load8(cls_a, start) & LOW3
+            if (x + ADD5) & ~(x + ADD2) & BIT3 == 0:
+                start += 8
                 continue
-            n -= 1
-        i = n
-        while i > 0 and scores[i - 1] < score:
-            scores[i] = scores[i - 1]
-            out[i] = out[i - 1]
-            i -= 1
-        scores[i] = score
-        out[i] = p
-        n += 1
+            end = start + 8
+        for p in range(start, end):
+            if left == 0:
+                break
+            c = cls_a[p] & 7
+            if c < C_FOUR or c > C_FLEX4 or st.cells[p] != EMPTY:
+                continue
+            left -= 1
+            if forbidden_for(st, att, p):
+                continue
+            score = c * 1000000 + st.val[a, p]
+            if n == cap:
+                if score <= scores[n - 1]:
+                    continue
+                n -= 1
+            i = n
+            while i > 0 and scores[i - 1] < score:
+                scores[i] = scores[i - 1]
+                out[i] = out[i - 1]
+                i -= 1
+            scores[i] = score
+            out[i] = p
+            n += 1
+        start = end
     return n
 
 
