@@ -55,6 +55,7 @@ INF = 32000
 MAX_PLY = 128
 MAX_MOVES = MAX_CELLS
 
+VCF_SEQ = 2 * V.MAX_VCF_DEPTH + 4  # the longest VCF sequence (then the VCF scratch in vcf_seq)
 RAZOR_MARGIN = 300  # razoring: static evaluation this far below alpha per ply of depth
 
 BOUND_UPPER = 1
@@ -124,7 +125,7 @@ class SearchContext(NamedTuple):
     excluded: np.ndarray  # int32[MAX_MOVES] root moves to skip (MultiPV); -1 terminated
     vcf_keys: np.ndarray
     vcf_depth: np.ndarray
-    vcf_seq: np.ndarray  # int64[512]
+    vcf_seq: np.ndarray  # int64[VCF_SEQ + vcf.scratch_words()]: a VCF, then the solver's scratch
     stats: np.ndarray  # int64[S_COUNT]
     stop: np.ndarray  # int64[1] shared: non-zero aborts every thread
     lmr: np.ndarray  # int8[64, MAX_MOVES] reductions
@@ -179,7 +180,7 @@ def new_context(cells: int, tt: np.ndarray, stop: np.ndarray) -> SearchContext:
         np.full(MAX_MOVES, -1, dtype=np.int32),
         vk,
         vd,
-        np.zeros(512, dtype=np.int64),
+        np.zeros(VCF_SEQ + V.scratch_words(), dtype=np.int64),
         stats,
         stop,
         lmr_table(PR.LMR_BASE, PR.LMR_DIVISOR),
@@ -527,16 +528,16 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             st.counts[s, C_FOUR] + st.counts[s, C_FOUR_THREE] + st.counts[s, C_FLEX4] > 0
         ):
             before = ctx.stats[S_VCF_NODES]
-            n = V.vcf(
+            n = V.vcf_search(
                 st,
                 tb,
                 ctx.stats[S_VCF_DEPTH],
                 ctx.stats[S_VCF_LIMIT],
                 ctx.vcf_keys,
-                ctx.vcf_depth,
-                ctx.vcf_seq,
+                ctx.vcf_seq[:VCF_SEQ],
                 ctx.stop,
                 ctx.stats[S_VCF_NODES:],
+                ctx.vcf_seq[VCF_SEQ:],
             )
             ctx.stats[S_NODES] += ctx.stats[S_VCF_NODES] - before
             if n > 0:

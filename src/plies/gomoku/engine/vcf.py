@@ -190,6 +190,12 @@ def _gen_fours(st, att: int, out, scores) -> int:
     return n
 
 
+def scratch_words(max_depth: int = MAX_VCF_DEPTH) -> int:
+    """Length of the int64 scratch array :func:`vcf_search` needs for ``max_depth``."""
+    levels = min(max_depth, MAX_VCF_DEPTH) + 1
+    return levels * (MAX_FOURS + 4) + MAX_FOURS + 8
+
+
 @njit(cache=True, nogil=True, _nrt=True)
 def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, counter) -> int:
     """Search a VCF for the side to move. Returns the length of the winning sequence written to
@@ -200,6 +206,15 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
     aborts the search; the moves tried are added to ``counter[0]``. The state is restored on
     return.
     """
+    levels = min(max_depth, MAX_VCF_DEPTH) + 1
+    scratch = np.empty(levels * (MAX_FOURS + 4) + MAX_FOURS + 8, dtype=np.int64)
+    return vcf_search(st, tb, max_depth, max_nodes, tt_keys, seq, stop, counter, scratch)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def vcf_search(st, tb, max_depth: int, max_nodes: int, tt_keys, seq, stop, counter, scratch):
+    """:func:`vcf` with its working arrays in ``scratch`` (int64, at least
+    :func:`scratch_words` long): allocates nothing, for the search's horizon probes."""
     att = st.info[I_SIDE]
     a = att - 1
     dfn_side = 3 - att
@@ -207,13 +222,18 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
         seq[0] = first_cell_of_class(st, a, C_FIVE)
         return 1
     depth_cap = min(max_depth, MAX_VCF_DEPTH)
-    cand = np.empty((depth_cap + 1, MAX_FOURS), dtype=np.int64)
-    scores = np.empty(MAX_FOURS, dtype=np.int64)
-    ncand = np.zeros(depth_cap + 1, dtype=np.int64)
-    ci = np.zeros(depth_cap + 1, dtype=np.int64)
-    att_move = np.zeros(depth_cap + 1, dtype=np.int64)
-    def_move = np.zeros(depth_cap + 1, dtype=np.int64)
-    fives = np.empty(8, dtype=np.int64)
+    levels = depth_cap + 1
+    # scratch: candidates per level, their scores, four per-level counters, the fives
+    cand = scratch[: levels * MAX_FOURS]
+    at = levels * MAX_FOURS
+    scores = scratch[at : at + MAX_FOURS]
+    at += MAX_FOURS
+    ncand = scratch[at : at + levels]
+    ci = scratch[at + levels : at + 2 * levels]
+    att_move = scratch[at + 2 * levels : at + 3 * levels]
+    def_move = scratch[at + 3 * levels : at + 4 * levels]
+    at += 4 * levels
+    fives = scratch[at : at + 8]
     low = np.uint64(tt_keys.shape[0] - 1)  # slot number; the depth + 1 in a slot
     high = ~low
     root_key = st.hashes[st.info[I_PLY]]
@@ -223,7 +243,7 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
         return 0  # already searched to this depth without a win
     nodes = 0
     level = 0
-    ncand[0] = _gen_fours(st, att, cand[0], scores)
+    ncand[0] = _gen_fours(st, att, cand[:MAX_FOURS], scores)
     ci[0] = 0
     result = 0
     pops = 0  # moves to take back before going on (the only undo site)
@@ -240,7 +260,7 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
             done = True
             continue
         if ci[level] < ncand[level]:
-            mv = cand[level, ci[level]]
+            mv = cand[level * MAX_FOURS + ci[level]]
             ci[level] += 1
             make_inline(st, tb, mv, False)
             nodes += 1
@@ -297,7 +317,9 @@ def vcf(st, tb, max_depth: int, max_nodes: int, tt_keys, tt_depth, seq, stop, co
                 pops = 2 * level
                 done = True
                 continue
-            ncand[level] = _gen_fours(st, att, cand[level], scores)
+            ncand[level] = _gen_fours(
+                st, att, cand[level * MAX_FOURS : (level + 1) * MAX_FOURS], scores
+            )
             ci[level] = 0
             continue
         # every four of this level failed
