@@ -243,8 +243,9 @@ def tt_probe(ctx, key: np.uint64):
     tt = ctx.tt
     base = tt_bucket(key, tt.shape[0] >> 1) * 2
     for i in range(base, base + 8, 2):
-        data = tt[i + 1]
-        if tt[i] ^ data == key and data != 0:
+        ui = np.uint64(i)  # unsigned: no negative-index wraparound code
+        data = tt[ui + np.uint64(1)]
+        if tt[ui] ^ data == key and data != 0:
             d = int(data)
             move = d & 0xFFFF
             if move == 0xFFFF:
