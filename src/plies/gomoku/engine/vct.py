@@ -97,6 +97,14 @@ K_POT_BYPASS_BLACK = 26  # its potential reaches these (Renju black, others)
 K_POT_BYPASS_WHITE = 27
 K_COUNT = 28
 
+# ctx.work_i layout: candidate scores, the VCF probe counter, threat centres, narrowing blocks,
+# cells seen by _forbidden_region
+W_SCORES = 0
+W_COUNTER = MAX_CHILDREN
+W_CENTRES = MAX_CHILDREN + 8
+W_BLOCKS = W_CENTRES + 2 * V.MAX_VCF_DEPTH + 16
+W_SEEN = W_BLOCKS + 8
+
 # expansion results
 EXP_WIN = -1  # the attacker wins here (proof number 0)
 EXP_LOSS = -2  # the attacker cannot win here (disproof number 0)
@@ -145,6 +153,9 @@ class VctContext(NamedTuple):
     pot: np.ndarray  # uint8[2, 2**20]: line key -> potential of the centre cell, per side
     pwin: np.ndarray  # uint8[2, 2**20]: line key -> most own stones in one open window through it
     stop: np.ndarray  # int64[1]: non-zero aborts
+    scratch: np.ndarray  # int64[V.scratch_words()]: the VCF probes' working arrays
+    work_i: np.ndarray  # int64[W_SEEN + cells]: scratch of the expansion (W_* layout)
+    seen: np.ndarray  # int8[cells]: cells looked at by ``_forbidden_region`` (kept clear)
 
 
 def new_context(
@@ -211,6 +222,9 @@ def new_context(
         potential_table(rule),
         window_table(rule),
         stop if stop is not None else np.zeros(1, dtype=np.int64),
+        np.zeros(V.scratch_words(), dtype=np.int64),
+        np.zeros(W_SEEN + cells, dtype=np.int64),
+        np.zeros(cells, dtype=np.int8),
     )
 
 
@@ -282,7 +296,7 @@ def window_table(rule: int) -> np.ndarray:
 # --- move generation ------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _insert_sorted(out, scores, n: int, cap: int, p: int, score: int) -> int:
     """Insert ``p`` into ``out[:n]`` kept sorted by ``scores`` (best first), at most ``cap``
     entries; the new count is returned."""
@@ -300,7 +314,7 @@ def _insert_sorted(out, scores, n: int, cap: int, p: int, score: int) -> int:
     return n + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _threat_moves(st, ctx, att: int, out, restrict: bool) -> int:
     """Attacker candidates, best first (count returned): moves that make a three or a four,
     and quiet moves with a high potential (see ``_build_potentials``), which may threaten a
@@ -309,7 +323,7 @@ def _threat_moves(st, ctx, att: int, out, restrict: bool) -> int:
     attacker would have after a pass."""
     a = att - 1
     cap = min(out.shape[0], ctx.ctl[K_MAX_MOVES])
-    scores = np.empty(cap, dtype=np.int64)
+    scores = ctx.work_i[W_SCORES : W_SCORES + cap]
     pmin = ctx.ctl[K_MIN_POT_BLACK] if att == rules.BLACK else ctx.ctl[K_MIN_POT_WHITE]
     black = att == rules.BLACK
     qwin = ctx.ctl[K_QUIET_WIN_BLACK] if black else ctx.ctl[K_QUIET_WIN_WHITE]
@@ -337,7 +351,7 @@ def _threat_moves(st, ctx, att: int, out, restrict: bool) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _null_flip(st, tb) -> None:
     """Pass: the other side moves next (the hash follows)."""
     ply = st.info[I_PLY]
@@ -345,7 +359,7 @@ def _null_flip(st, tb) -> None:
     st.info[I_SIDE] = 3 - st.info[I_SIDE]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _five_cell(st, s: int) -> int:
     """A cell where side index ``s`` makes five (-1 if none), looked for first on the lines of
     the last two moves (where a new four appears), then everywhere."""
@@ -364,7 +378,7 @@ def _five_cell(st, s: int) -> int:
     return V.first_cell_of_class(st, s, C_FIVE)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _has_four(st, s: int) -> bool:
     """Whether side index ``s`` has a cell that makes a four or better (a VCF needs one)."""
     return (
@@ -376,7 +390,7 @@ def _has_four(st, s: int) -> bool:
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _mark(marks, out, n: int, p: int) -> int:
     if marks[p] == 0:
         marks[p] = 1
@@ -385,16 +399,19 @@ def _mark(marks, out, n: int, p: int) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
-def _forbidden_region(st, tb, dfn: int, threat, tlen: int, centres, nc: int, out, marks, n):
+@njit(cache=True, nogil=True, _nrt=False)
+def _forbidden_region(
+    st, tb, dfn: int, threat, tlen: int, centres, nc: int, out, marks, n, work, seen
+):
     """Renju: whether a black move is forbidden depends, through the recursive definition of
     a real three, on stones up to two line steps away. Around each of ``centres[:nc]`` (black
     fours of the threat that sit next to threes, and winning points forbidden to a black
     defender), every empty cell within two line steps of five cells is tried: ``dfn`` plays
     it and, unless ``threat[:tlen]`` still wins, it is added to the defences ``out[:n]``.
-    Returns the new count."""
+    Returns the new count; ``seen`` (cells looked at, listed in ``work[W_SEEN:]``) is left
+    clear."""
     stride = st.info[I_STRIDE]
-    seen = np.zeros(st.cells.shape[0], dtype=np.int8)
+    ns = 0
     for c in range(nc):
         for k in range(4):
             dd = rules.direction(k, stride)
@@ -411,6 +428,8 @@ def _forbidden_region(st, tb, dfn: int, threat, tlen: int, centres, nc: int, out
                         if seen[q] != 0 or marks[q] != 0:
                             continue
                         seen[q] = 1
+                        work[W_SEEN + ns] = q
+                        ns += 1
                         if V.forbidden_for(st, dfn, q):
                             continue
                         make(st, tb, q)
@@ -418,11 +437,13 @@ def _forbidden_region(st, tb, dfn: int, threat, tlen: int, centres, nc: int, out
                         undo(st, tb)
                         if not holds:
                             n = _mark(marks, out, n, q)
+    for i in range(ns):
+        seen[work[W_SEEN + i]] = 0
     return n
 
 
-@njit(cache=True, nogil=True)
-def _defences(st, tb, dfn: int, threat, tlen: int, out, marks) -> int:
+@njit(cache=True, nogil=True, _nrt=False)
+def _defences(st, tb, dfn: int, threat, tlen: int, out, marks, work, seen) -> int:
     """The answers of ``dfn`` (the side to move) to the opponent's threat ``threat[:tlen]`` (a
     VCF the opponent would play after a pass): every cell of the VCF, the winning points at its
     end, the cells where ``dfn`` would have a four right after one of its forced replies
@@ -437,7 +458,7 @@ def _defences(st, tb, dfn: int, threat, tlen: int, out, marks) -> int:
     for i in range(tlen):
         n = _mark(marks, out, n, threat[i])
     renju = st.info[3] == rules.RENJU
-    centres = np.empty(tlen + 8, dtype=np.int64)
+    centres = work[W_CENTRES : W_CENTRES + tlen + 8]
     nc = 0
     # replay the threat after a pass to find the counter-four cells and the end points
     _null_flip(st, tb)
@@ -478,7 +499,7 @@ def _defences(st, tb, dfn: int, threat, tlen: int, out, marks) -> int:
             if st.cells[p] == EMPTY and (st.cls[d, p] & 7) >= C_FOUR:
                 n = _mark(marks, out, n, p)
     if nc > 0:
-        n = _forbidden_region(st, tb, dfn, threat, tlen, centres, nc, out, marks, n)
+        n = _forbidden_region(st, tb, dfn, threat, tlen, centres, nc, out, marks, n, work, seen)
     # keep only empty cells dfn may play
     m = 0
     for i in range(n):
@@ -491,7 +512,7 @@ def _defences(st, tb, dfn: int, threat, tlen: int, out, marks) -> int:
     return m
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _is_vcf(st, tb, seq, n: int) -> bool:
     """Whether ``seq[:n]`` is a VCF of the side to move here: every attacker move legal and a
     four (or the five), every reply the block, the defender's fours answered, and an end the
@@ -537,7 +558,7 @@ def _is_vcf(st, tb, seq, n: int) -> bool:
     return ok
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _narrow(st, tb, ctx, dfn: int, nd: int, first, flen: int) -> int:
     """Intersect the defences ``ctx.buf[:nd]`` (marked in ``ctx.marks``) of ``dfn`` (to move)
     against the threat ``first[:flen]`` with those against other threats: VCFs the opponent
@@ -548,7 +569,7 @@ def _narrow(st, tb, ctx, dfn: int, nd: int, first, flen: int) -> int:
     if extra <= 0 or nd <= 1:
         return nd
     depth = ctx.ctl[K_EXTRA_DEPTH]
-    blocks = np.empty(8, dtype=np.int64)
+    blocks = ctx.work_i[W_BLOCKS : W_BLOCKS + 8]
     nb = 0
     blocks[0] = first[0]
     nb = 1
@@ -576,7 +597,7 @@ def _narrow(st, tb, ctx, dfn: int, nd: int, first, flen: int) -> int:
         _null_flip(st, tb)
         if not valid:
             break
-        n2 = _defences(st, tb, dfn, ctx.threat2, m, ctx.buf2, ctx.marks2)
+        n2 = _defences(st, tb, dfn, ctx.threat2, m, ctx.buf2, ctx.marks2, ctx.work_i, ctx.seen)
         k = 0
         for i in range(nd):
             p = ctx.buf[i]
@@ -596,29 +617,30 @@ def _narrow(st, tb, ctx, dfn: int, nd: int, first, flen: int) -> int:
     return nd
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _vcf_probe(st, tb, ctx, max_depth: int, seq) -> int:
     """The side to move's VCF within ``max_depth`` attacker moves and the probe budget, into
     ``seq`` (length returned, 0 if none found)."""
     if not _has_four(st, st.info[I_SIDE] - 1):
         return 0
-    counter = np.zeros(1, dtype=np.int64)
-    n = V.vcf(
+    counter = ctx.work_i[W_COUNTER : W_COUNTER + 1]
+    counter[0] = 0
+    n = V.vcf_search(
         st,
         tb,
         max_depth,
         ctx.ctl[K_VCF_BUDGET],
         ctx.vcf_keys,
-        ctx.vcf_depth,
         seq,
         ctx.stop,
         counter,
+        ctx.scratch,
     )
     ctx.ctl[K_VCF_NODES] += counter[0]
     return max(n, 0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _threat(st, tb, ctx) -> int:
     """The attacker's shortest VCF (within the threat depth) if the defender, to move, passed:
     into ``ctx.threat``, length returned (0: the last move threatened nothing)."""
@@ -637,7 +659,7 @@ def _threat(st, tb, ctx) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _expand(st, tb, ctx, kind: int, level: int) -> int:
     """Generate the children of the current node (``kind`` 0: attacker to move, 1: defender)
     into ``ctx.ch[level]``; returns their count, or ``EXP_WIN`` / ``EXP_LOSS`` for a decided
@@ -671,7 +693,7 @@ def _expand(st, tb, ctx, kind: int, level: int) -> int:
         nd = 0
         if tn > 0:
             restrict = True
-            nd = _defences(st, tb, side, ctx.threat, tn, ctx.buf, ctx.marks)
+            nd = _defences(st, tb, side, ctx.threat, tn, ctx.buf, ctx.marks, ctx.work_i, ctx.seen)
         nm = _threat_moves(st, ctx, side, out, restrict)
         for i in range(nd):
             ctx.marks[ctx.buf[i]] = 0
@@ -697,7 +719,7 @@ def _expand(st, tb, ctx, kind: int, level: int) -> int:
         return EXP_LOSS  # no threat: the defender has a free move
     if _vcf_probe(st, tb, ctx, ctx.ctl[K_DEF_DEPTH], ctx.vcf_seq) > 0:
         return EXP_LOSS  # the defender wins first
-    nd = _defences(st, tb, side, ctx.threat, tlen, ctx.buf, ctx.marks)
+    nd = _defences(st, tb, side, ctx.threat, tlen, ctx.buf, ctx.marks, ctx.work_i, ctx.seen)
     nd = _narrow(st, tb, ctx, side, nd, ctx.threat, tlen)
     for i in range(nd):
         ctx.marks[ctx.buf[i]] = 0
@@ -707,7 +729,7 @@ def _expand(st, tb, ctx, kind: int, level: int) -> int:
     if nd > out.shape[0]:
         return EXP_LOSS  # too many to hold: give up (never claim an unproved win)
     # order: where the attacker is strongest first
-    scores = np.empty(nd, dtype=np.int64)
+    scores = ctx.work_i[W_SCORES : W_SCORES + nd]
     n = 0
     for i in range(nd):
         p = ctx.buf[i]
@@ -716,7 +738,7 @@ def _expand(st, tb, ctx, kind: int, level: int) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _expand_cached(st, tb, ctx, kind: int, level: int) -> int:
     """``_expand`` through the expansion cache (keyed by the position's hash)."""
     key = st.hashes[st.info[I_PLY]]
@@ -743,7 +765,7 @@ def _expand_cached(st, tb, ctx, kind: int, level: int) -> int:
 # --- transposition table --------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_find(ctx, key) -> int:
     """The slot holding ``key`` (buckets of two), or -1."""
     slot = (key & (ctx.tt_keys.shape[0] - 1)) & ~np.uint64(1)
@@ -755,7 +777,7 @@ def tt_find(ctx, key) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _tt_store(ctx, key, pn: int, dn: int, length: int, best: int, work: int) -> None:
     i = np.int64((key & (ctx.tt_keys.shape[0] - 1)) & ~np.uint64(1))
     if ctx.tt_keys[i] == key:
@@ -779,7 +801,7 @@ def _tt_store(ctx, key, pn: int, dn: int, length: int, best: int, work: int) -> 
     ctx.tt_val[j, T_BEST] = best
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _child_key(st, tb, p: int):
     side = st.info[I_SIDE]
     return st.hashes[st.info[I_PLY]] ^ tb.zobrist[side, p] ^ tb.zobrist[0, 0]
@@ -788,7 +810,7 @@ def _child_key(st, tb, p: int):
 # --- df-pn ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _init_child(st, ctx, kind: int, level: int, i: int, n: int) -> None:
     """First proof and disproof numbers of child ``i`` of ``n`` not in the table: the sibling
     count on the side that has to refute (narrow nodes look easier, so forcing lines go
@@ -810,7 +832,7 @@ def _init_child(st, ctx, kind: int, level: int, i: int, n: int) -> None:
     ctx.cpn[level, i] = max(1, (n * pct) // 100)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def dfpn(st, tb, ctx, root_kind: int) -> int:
     """Prove (1) or disprove (0) the current node (``root_kind`` 0: the attacker is to move,
     1: the defender is to move after an attacker move); -1 when the node or time limit ran
@@ -1001,13 +1023,13 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
 # --- helpers for the line extraction (called from Python) -----------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def expand_node(st, tb, ctx, kind: int) -> int:
     """``_expand`` of the current node into ``ctx.ch[0]`` (uncached; for line extraction)."""
     return _expand(st, tb, ctx, kind, 0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tt_forget(ctx, key) -> None:
     """Drop ``key``'s entry from the table."""
     slot = tt_find(ctx, key)
@@ -1016,7 +1038,7 @@ def tt_forget(ctx, key) -> None:
         ctx.tt_val[slot, :] = 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def child_entries(st, tb, ctx, n: int, out) -> None:
     """``out[i] = (pn, dn, len)`` of child ``ctx.ch[0, i]`` from the table (``pn = -1``: not
     in the table)."""
