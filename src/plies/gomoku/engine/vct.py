@@ -95,7 +95,8 @@ K_QUIET_WIN_BLACK = 24  # least own stones already in one open window through a 
 K_QUIET_WIN_WHITE = 25  # candidate (2: the move makes a new four-cell on that line), unless
 K_POT_BYPASS_BLACK = 26  # its potential reaches these (Renju black, others)
 K_POT_BYPASS_WHITE = 27
-K_COUNT = 28
+K_LOOKAHEAD = 28  # non-zero: a three starts from its defences times this (one-ply look-ahead)
+K_COUNT = 29
 
 # ctx.work_i layout: candidate scores, the VCF probe counter, threat centres, narrowing blocks,
 # cells seen by _forbidden_region
@@ -174,7 +175,8 @@ def new_context(
     ctl[K_VCF_BUDGET] = 20000
     ctl[K_EPS_NUM] = 16
     ctl[K_KILLERS] = 1
-    ctl[K_PCT_FOUR] = 25
+    ctl[K_PCT_FOUR] = 100
+    ctl[K_LOOKAHEAD] = 2
     ctl[K_PCT_THREE] = 50
     ctl[K_PCT_QUIET] = 100
     ctl[K_DEF_DEPTH] = V.MAX_VCF_DEPTH
@@ -839,6 +841,7 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
     out first. The table in ``ctx`` keeps what was learned; the state is restored."""
     ctl = ctx.ctl
     eps = ctl[K_EPS_NUM]
+    look = ctl[K_LOOKAHEAD]
     use_killers = ctl[K_KILLERS] != 0
     level = 0
     ctx.thpn[0] = INF
@@ -911,6 +914,30 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
                     ctx.cpn[level, i] = ctx.tt_val[cs, T_PN]
                     ctx.cdn[level, i] = ctx.tt_val[cs, T_DN]
                     ctx.clen[level, i] = ctx.tt_val[cs, T_LEN]
+                elif (
+                    kind == 0
+                    and look > 0
+                    and level + 1 < MAX_LEVELS
+                    and (st.cls[st.info[I_SIDE] - 1, p] & 7) < C_FOUR
+                ):
+                    # a three or quiet move: look one ply ahead (the expansion is cached) and
+                    # start from its number of defences
+                    ctx.clen[level, i] = 0
+                    ctx.cdn[level, i] = 1
+                    make(st, tb, p)
+                    m = _expand_cached(st, tb, ctx, 1, level + 1)
+                    if m == EXP_WIN:
+                        ctx.cpn[level, i] = 0
+                        ctx.cdn[level, i] = INF
+                        ctx.clen[level, i] = ctl[K_TERM_LEN]
+                        _tt_store(ctx, st.hashes[st.info[I_PLY]], 0, INF, ctl[K_TERM_LEN], -1, 1)
+                    elif m == EXP_LOSS:
+                        ctx.cpn[level, i] = INF
+                        ctx.cdn[level, i] = 0
+                        _tt_store(ctx, st.hashes[st.info[I_PLY]], INF, 0, 0, -1, 1)
+                    else:
+                        ctx.cpn[level, i] = m * look
+                    undo(st, tb)
                 else:
                     _init_child(st, ctx, kind, level, i, n)
                     if p == killer or p == reply:
