@@ -67,7 +67,7 @@ TT_BITS = 20
 EXP_BITS = 16  # expansion cache slots (children lists of nodes visited before)
 
 # ctl[] slots: limits and parameters (set by ``new_context``), then counters
-K_NODES = 0  # df-pn node visits
+K_NODES = 0  # df-pn node visits and look-ahead expansions
 K_NODE_LIMIT = 1
 K_VCF_NODES = 2  # moves made by the VCF probes
 K_PLY_LIMIT = 3  # absolute ply from which the attacker may not move in the tree any more
@@ -924,6 +924,7 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
                     # start from its number of defences
                     ctx.clen[level, i] = 0
                     ctx.cdn[level, i] = 1
+                    ctl[K_NODES] += 1  # counted as a visit, so node limits still bound the work
                     make(st, tb, p)
                     m = _expand_cached(st, tb, ctx, 1, level + 1)
                     if m == EXP_WIN:
