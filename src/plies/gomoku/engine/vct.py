@@ -20,8 +20,9 @@ ones.
 
 The tree is searched by depth-first proof-number search (df-pn, Nagai 2002) with the 1+epsilon
 threshold trick (Pawlewicz and Lew 2007), a transposition table of proof and disproof numbers
-keyed by the Zobrist hash, heuristic initial proof numbers (a four has one reply, a quiet move
-many) and an explicit stack, so no kernel is recursive (DESIGN.md: a cached kernel calling a
+keyed by the Zobrist hash, initial proof numbers from a one-ply look-ahead (a three or quiet
+move starts at twice the defences it leaves; fours, searched after them, at the sibling count)
+and an explicit stack, so no kernel is recursive (DESIGN.md: a cached kernel calling a
 recursive cached kernel crashes when loaded from numba's cache). Expansions of the nodes on the
 current path are kept on the stack; re-expansions of nodes visited again are served by a small
 expansion cache. The depth limit counts the attacker's moves in the tree (the final VCF is
