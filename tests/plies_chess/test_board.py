@@ -73,7 +73,7 @@ def _check_position(pos: Position, board: chess.Board) -> None:
     bd, s = _snapshot(pos)
     ek = int(pos.st[B.I_KSQ + 1 - pos.st[B.I_SIDE]])
     for mv in pos.legal_ints():
-        checks = board.gives_check(Position.to_move(mv))
+        checks = board.gives_check(pos.move(mv))
         quiet = pos.bd[(mv >> 6) & 63] == 0 and (mv >> 12) & 7 == 0 and mv >> 16 in (0, 3)
         if quiet:
             assert bool(B.quiet_gives_check(pos.bd, mv, ek)) == checks, (board.fen(), mv)

@@ -1,8 +1,10 @@
 """The boundary between python-chess and the compiled board.
 
 ``Position.from_board(board)`` copies a ``chess.Board`` (with enough of its move stack to
-detect repetitions since the last irreversible move) into the kernel arrays; moves convert both
-ways with ``to_int`` / ``to_move``. Nothing of python-chess runs inside a search.
+detect repetitions since the last irreversible move) into the kernel arrays, standard chess or
+Chess960 (the castling rooks' squares from python-chess's cleaned castling rights); moves
+convert both ways with ``to_int`` / ``to_move`` (castling as king-takes-rook for a Chess960
+board, else as the king's two-square move). Nothing of python-chess runs inside a search.
 """
 
 from __future__ import annotations
@@ -30,11 +32,10 @@ class Position:
     st: np.ndarray  # int64[ST_SIZE]
     hist: np.ndarray  # int64[MAX_HIST, H_COLS]
     pst: np.ndarray
+    chess960: bool = False  # castling moves convert to python-chess as king-takes-rook
 
     @classmethod
     def from_board(cls, board: chess.Board, pst: np.ndarray | None = None) -> Position:
-        if board.chess960:
-            raise InvalidOption("Chess960 is not supported by the plies chess engine")
         pst = _DEFAULT_PST if pst is None else pst
         root = board.copy(stack=True)
         replay: list[chess.Move] = []
@@ -47,8 +48,8 @@ class Position:
         return pos
 
     @classmethod
-    def from_fen(cls, fen: str, pst: np.ndarray | None = None) -> Position:
-        return cls.from_board(chess.Board(fen), pst)
+    def from_fen(cls, fen: str, pst: np.ndarray | None = None, chess960: bool = False) -> Position:
+        return cls.from_board(chess.Board(fen, chess960=chess960), pst)
 
     @classmethod
     def _from_fen_board(cls, board: chess.Board, pst: np.ndarray) -> Position:
@@ -63,10 +64,19 @@ class Position:
         if st[B.I_CNT + B.KING] != 1 or st[B.I_CNT + (B.KING | 8)] != 1:
             raise InvalidOption("a position needs exactly one king of each colour")
         st[B.I_SIDE] = 0 if board.turn == chess.WHITE else 1
+        # castling: right bit 1 << (2 * colour + wing), wing 0 the king side (rook on a higher
+        # file than the king) and 1 the queen side; a move from or to a square keeps the rights
+        # of I_CMASK + square (the king's square clears its side's, a rook's square its own)
         rights = 0
-        for bit, sq in ((1, chess.H1), (2, chess.A1), (4, chess.H8), (8, chess.A8)):
-            if board.castling_rights & chess.BB_SQUARES[sq]:
-                rights |= bit
+        st[B.I_CMASK : B.I_CMASK + 64] = 15
+        for rsq in chess.scan_forward(board.clean_castling_rights()):
+            colour = 0 if chess.square_rank(rsq) == 0 else 1
+            ksq = int(st[B.I_KSQ + colour])
+            bit = 2 * colour + (0 if rsq > ksq else 1)
+            rights |= 1 << bit
+            st[B.I_CROOK + bit] = rsq
+            st[B.I_CMASK + rsq] &= ~(1 << bit)
+            st[B.I_CMASK + ksq] &= ~(3 << (2 * colour))
         st[B.I_CASTLE] = rights
         ep = -1
         if board.ep_square is not None and board.has_legal_en_passant():
@@ -78,20 +88,24 @@ class Position:
         st[B.I_HASH] = B.compute_hash(bd, st)
         mg, eg, phase = B.compute_psq(bd, pst)
         st[B.I_MG], st[B.I_EG], st[B.I_PHASE] = mg, eg, phase
-        return cls(bd, st, hist, pst)
+        return cls(bd, st, hist, pst, board.chess960)
 
     def copy(self) -> Position:
-        return Position(self.bd.copy(), self.st.copy(), self.hist.copy(), self.pst)
+        return Position(self.bd.copy(), self.st.copy(), self.hist.copy(), self.pst, self.chess960)
 
     # --- moves ------------------------------------------------------------------------------
 
     def to_int(self, move: chess.Move) -> int:
-        """The kernel encoding of a python-chess move in this position."""
+        """The kernel encoding of a python-chess move in this position (castling as
+        king-takes-rook, or as the king's two-square move)."""
         fr, to = move.from_square, move.to_square
         piece = int(self.bd[fr]) & 7
         promo = move.promotion or 0
         flag = 0
-        if piece == B.KING and abs(to - fr) == 2:
+        if piece == B.KING and int(self.bd[to]) == (B.ROOK | (int(self.bd[fr]) & 8)):
+            flag = B.FLAG_CASTLE
+            to = (fr & 56) + (6 if to > fr else 2)
+        elif piece == B.KING and abs(to - fr) == 2:
             flag = B.FLAG_CASTLE
         elif piece == B.PAWN:
             if abs(to - fr) == 16:
@@ -101,9 +115,23 @@ class Position:
         return fr | (to << 6) | (promo << 12) | (flag << 16)
 
     @staticmethod
-    def to_move(mv: int) -> chess.Move:
+    def to_move(mv: int, rooks=None) -> chess.Move:
+        """The python-chess move of kernel move ``mv``; with ``rooks`` (the castling rooks'
+        squares, ``st[I_CROOK:I_CROOK + 4]``) castling is king-takes-rook (Chess960)."""
         promo = (mv >> 12) & 7
-        return chess.Move(mv & 63, (mv >> 6) & 63, promo or None)
+        fr, to = mv & 63, (mv >> 6) & 63
+        if rooks is not None and (mv >> 16) == B.FLAG_CASTLE:
+            to = int(rooks[2 * (fr >> 5 & 1) + (0 if (to & 7) == 6 else 1)])
+        return chess.Move(fr, to, promo or None)
+
+    @property
+    def castle_rooks(self):
+        """The ``rooks`` argument of :meth:`to_move` for this position's notation."""
+        return self.st[B.I_CROOK : B.I_CROOK + 4].copy() if self.chess960 else None
+
+    def move(self, mv: int) -> chess.Move:
+        """The python-chess move of kernel move ``mv`` in this position's notation."""
+        return self.to_move(mv, self.castle_rooks)
 
     def legal_ints(self) -> list[int]:
         out = np.zeros((1, B.MAX_MOVES), dtype=np.int64)
@@ -111,7 +139,8 @@ class Position:
         return [int(m) for m in out[0, :n]]
 
     def legal_moves(self) -> list[chess.Move]:
-        return [self.to_move(m) for m in self.legal_ints()]
+        rooks = self.castle_rooks
+        return [self.to_move(m, rooks) for m in self.legal_ints()]
 
     def push(self, move: chess.Move | int) -> None:
         mv = move if isinstance(move, int) else self.to_int(move)

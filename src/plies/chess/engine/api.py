@@ -364,9 +364,9 @@ class Engine:
                         break
                 if best == 0:
                     break
-                pv = [Position.to_move(int(m)) for m in ctx.pv[0, : ctx.pvlen[0]]]
-                if not pv or pv[0] != Position.to_move(best):
-                    pv = [Position.to_move(best)]
+                pv = [pos.move(int(m)) for m in ctx.pv[0, : ctx.pvlen[0]]]
+                if not pv or pv[0] != pos.move(best):
+                    pv = [pos.move(best)]
                 lines.append(PVLine(pv[0], int(ctx.stats[S.S_ROOT_SCORE]), pv))
                 ctx.excluded[k] = best
                 if aborted:

@@ -14,7 +14,11 @@ made, and the key of every earlier position (repetition detection).
 
 Moves are ints: ``from | to << 6 | promotion type << 12 | flag << 16`` with flags 1 en passant,
 2 castling, 3 double pawn push. Generation is pseudo-legal; ``make`` then ``leaves_check`` (the
-mover's king attacked) rejects illegal moves. Castling is standard chess (no Chess960).
+mover's king attacked) rejects illegal moves. A castling move is encoded as the king's move to
+its target (g or c file, which gives the wing; it may equal the king's square in Chess960); the
+castling rooks' squares (``I_CROOK``) and the rights each square clears when a piece leaves or
+enters it (``I_CMASK``) are in ``st``, set by ``Position`` for standard chess and Chess960
+alike.
 """
 
 from __future__ import annotations
@@ -48,7 +52,9 @@ I_BB_OK = 12  # 1 once the bitboards below match the board (``set_bitboards``)
 I_CNT = 16  # 16 slots: count of piece code p at I_CNT + p
 I_BB = 32  # 16 slots: bitboard (int64, bit = square) of piece code p at I_BB + p; the
 # (otherwise unused) codes 0 and 8 hold all white and all black pieces
-ST_SIZE = 48
+I_CROOK = 48  # 4 slots: the rook square of castling right bit 1 << i at I_CROOK + i
+I_CMASK = 52  # 64 slots: the castling rights kept when a move leaves or enters square sq
+ST_SIZE = 116
 
 # hist columns
 H_MOVE = 0
@@ -91,13 +97,6 @@ def _build_tables():
             while 0 <= x < 8 and 0 <= y < 8:
                 rays[sq, d, k] = y * 8 + x
                 x, y, k = x + df, y + dr, k + 1
-    cmask = np.full(64, 15, dtype=np.int64)
-    cmask[4] = 15 & ~3  # e1
-    cmask[0] = 15 & ~2  # a1
-    cmask[7] = 15 & ~1  # h1
-    cmask[60] = 15 & ~12  # e8
-    cmask[56] = 15 & ~8  # a8
-    cmask[63] = 15 & ~4  # h8
     rng = np.random.default_rng(20240609)
     zp = rng.integers(1, 1 << 62, size=(16, 64), dtype=np.int64)
     zp[0, :] = 0
@@ -108,10 +107,10 @@ def _build_tables():
     zc[0] = 0
     ze = rng.integers(1, 1 << 62, size=8, dtype=np.int64)
     zs = rng.integers(1, 1 << 62, size=1, dtype=np.int64)
-    return knight, king, rays, cmask, zp, zc, ze, zs
+    return knight, king, rays, zp, zc, ze, zs
 
 
-KNIGHT_TO, KING_TO, RAYS, CASTLE_MASK, Z_PIECE, Z_CASTLE, Z_EP, Z_SIDE = _build_tables()
+KNIGHT_TO, KING_TO, RAYS, Z_PIECE, Z_CASTLE, Z_EP, Z_SIDE = _build_tables()
 
 
 def _build_direction() -> np.ndarray:
@@ -402,6 +401,43 @@ def leaves_check(bd, st) -> bool:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _castling(bd, st, out, at: int, us: int, rights: int, occ: int) -> int:
+    """Castling moves of side ``us`` (its rights ``rights``: 1 king side, 2 queen side) into
+    ``out[at:]``, kingside first: every square between the king or the rook and its target
+    empty but for those two, the king's square and the squares it passes not attacked (its
+    target is left to ``leaves_check``, which sees the rook on its new square)."""
+    them = 1 - us
+    k = st[I_KSQ + us]
+    rank = 56 * us
+    n = 0
+    for wing in range(2):
+        if rights & (1 << wing) == 0:
+            continue
+        r = st[I_CROOK + 2 * us + wing]
+        if bd[r] != (ROOK | (us << 3)):
+            continue
+        kt = rank + (6 if wing == 0 else 2)
+        rt = rank + (5 if wing == 0 else 3)
+        lo = min(min(k, kt), min(r, rt)) - rank
+        hi = max(max(k, kt), max(r, rt)) - rank
+        span = (((np.int64(2) << hi) - 1) ^ ((np.int64(1) << lo) - 1)) << rank
+        if occ & span & ~((np.int64(1) << k) | (np.int64(1) << r)) != 0:
+            continue
+        if attacked(bd, st, k, them):
+            return n
+        step = 1 if kt > k else -1
+        ok = True
+        for s in range(k + step, kt, step):
+            if attacked(bd, st, s, them):
+                ok = False
+                break
+        if ok:
+            out[at + n] = encode(k, kt, 0, FLAG_CASTLE)
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def generate(bd, st, out, base: int, quiets: bool) -> int:
     """Pseudo-legal moves into the flat ``out[base:]``; with ``quiets`` False only captures and
     queen promotions (the quiescence search). Returns the count."""
@@ -505,28 +541,9 @@ def generate(bd, st, out, base: int, quiets: bool) -> int:
                     out[base + n] = encode(sq, lsb(hit), 0, 0)
                     n += 1
     if quiets:
-        rights = st[I_CASTLE]
-        if us == WHITE:
-            if rights & 1 and bd[5] == 0 and bd[6] == 0 and bd[4] == KING and bd[7] == ROOK:
-                if not attacked(bd, st, 4, them) and not attacked(bd, st, 5, them):
-                    out[base + n] = encode(4, 6, 0, FLAG_CASTLE)
-                    n += 1
-            if rights & 2 and bd[3] == 0 and bd[2] == 0 and bd[1] == 0 and bd[4] == KING:
-                if bd[0] == ROOK and not attacked(bd, st, 4, them):
-                    if not attacked(bd, st, 3, them):
-                        out[base + n] = encode(4, 2, 0, FLAG_CASTLE)
-                        n += 1
-        else:
-            if rights & 4 and bd[61] == 0 and bd[62] == 0 and bd[60] == (KING | 8):
-                if bd[63] == (ROOK | 8) and not attacked(bd, st, 60, them):
-                    if not attacked(bd, st, 61, them):
-                        out[base + n] = encode(60, 62, 0, FLAG_CASTLE)
-                        n += 1
-            if rights & 8 and bd[59] == 0 and bd[58] == 0 and bd[57] == 0:
-                if bd[60] == (KING | 8) and bd[56] == (ROOK | 8):
-                    if not attacked(bd, st, 60, them) and not attacked(bd, st, 59, them):
-                        out[base + n] = encode(60, 58, 0, FLAG_CASTLE)
-                        n += 1
+        rights = (st[I_CASTLE] >> (2 * us)) & 3
+        if rights != 0:
+            n += _castling(bd, st, out, base + n, us, rights, occ)
     return n
 
 
@@ -562,61 +579,69 @@ def make(bd, st, hist, pst, mv: int) -> None:
     if st[I_EP] >= 0:
         key ^= Z_EP[st[I_EP] & 7]
     st[I_EP] = -1
-    captured = np.int64(bd[to])
-    if flag == FLAG_EP:
-        capsq = to - 8 if us == WHITE else to + 8
-        captured = np.int64(bd[capsq])
-        bd[capsq] = 0
-        st[I_BB + captured] ^= np.int64(1) << capsq
-        st[I_BB + (captured & 8)] ^= np.int64(1) << capsq
-        key ^= Z_PIECE[captured, capsq]
-        mg -= pst[0, captured, capsq]
-        eg -= pst[1, captured, capsq]
-        st[I_CNT + captured] -= 1
-    elif captured != 0:
-        st[I_BB + captured] ^= np.int64(1) << to
-        st[I_BB + (captured & 8)] ^= np.int64(1) << to
-        key ^= Z_PIECE[captured, to]
-        mg -= pst[0, captured, to]
-        eg -= pst[1, captured, to]
-        st[I_CNT + captured] -= 1
-        st[I_PHASE] -= PHASE_WEIGHT[captured & 7]
-    hist[h, H_CAPT] = captured
-    bd[fr] = 0
-    key ^= Z_PIECE[p, fr]
-    mg -= pst[0, p, fr]
-    eg -= pst[1, p, fr]
-    placed = p
-    if promo != 0:
-        placed = promo | (us << 3)
-        st[I_CNT + p] -= 1
-        st[I_CNT + placed] += 1
-        st[I_PHASE] += PHASE_WEIGHT[promo]
-    bd[to] = placed
-    st[I_BB + p] ^= np.int64(1) << fr
-    st[I_BB + placed] ^= np.int64(1) << to
-    st[I_BB + (us << 3)] ^= (np.int64(1) << fr) | (np.int64(1) << to)
-    key ^= Z_PIECE[placed, to]
-    mg += pst[0, placed, to]
-    eg += pst[1, placed, to]
     t = p & 7
-    if t == KING:
+    if flag == FLAG_CASTLE:
+        # king and rook leave, then land (Chess960: they may swap or land on each other's squares)
+        captured = np.int64(0)
+        rf = st[I_CROOK + 2 * us + (0 if (to & 7) == 6 else 1)]
+        rt = to - 1 if (to & 7) == 6 else to + 1
+        rook = np.int64(bd[rf])
+        bd[fr] = 0
+        bd[rf] = 0
+        bd[to] = p
+        bd[rt] = rook
         st[I_KSQ + us] = to
-        if flag == FLAG_CASTLE:
-            if to > fr:
-                rf, rt = fr + 3, fr + 1
-            else:
-                rf, rt = fr - 4, fr - 1
-            rook = np.int64(bd[rf])
-            bd[rf] = 0
-            bd[rt] = rook
-            st[I_BB + rook] ^= (np.int64(1) << rf) | (np.int64(1) << rt)
-            st[I_BB + (us << 3)] ^= (np.int64(1) << rf) | (np.int64(1) << rt)
-            key ^= Z_PIECE[rook, rf] ^ Z_PIECE[rook, rt]
-            mg += pst[0, rook, rt] - pst[0, rook, rf]
-            eg += pst[1, rook, rt] - pst[1, rook, rf]
+        st[I_BB + p] ^= (np.int64(1) << fr) ^ (np.int64(1) << to)
+        st[I_BB + rook] ^= (np.int64(1) << rf) ^ (np.int64(1) << rt)
+        st[I_BB + (us << 3)] ^= (
+            (np.int64(1) << fr) ^ (np.int64(1) << to) ^ (np.int64(1) << rf) ^ (np.int64(1) << rt)
+        )
+        key ^= Z_PIECE[p, fr] ^ Z_PIECE[p, to] ^ Z_PIECE[rook, rf] ^ Z_PIECE[rook, rt]
+        mg += pst[0, p, to] - pst[0, p, fr] + pst[0, rook, rt] - pst[0, rook, rf]
+        eg += pst[1, p, to] - pst[1, p, fr] + pst[1, rook, rt] - pst[1, rook, rf]
+        hist[h, H_CAPT] = 0
+    else:
+        captured = np.int64(bd[to])
+        if flag == FLAG_EP:
+            capsq = to - 8 if us == WHITE else to + 8
+            captured = np.int64(bd[capsq])
+            bd[capsq] = 0
+            st[I_BB + captured] ^= np.int64(1) << capsq
+            st[I_BB + (captured & 8)] ^= np.int64(1) << capsq
+            key ^= Z_PIECE[captured, capsq]
+            mg -= pst[0, captured, capsq]
+            eg -= pst[1, captured, capsq]
+            st[I_CNT + captured] -= 1
+        elif captured != 0:
+            st[I_BB + captured] ^= np.int64(1) << to
+            st[I_BB + (captured & 8)] ^= np.int64(1) << to
+            key ^= Z_PIECE[captured, to]
+            mg -= pst[0, captured, to]
+            eg -= pst[1, captured, to]
+            st[I_CNT + captured] -= 1
+            st[I_PHASE] -= PHASE_WEIGHT[captured & 7]
+        hist[h, H_CAPT] = captured
+        bd[fr] = 0
+        key ^= Z_PIECE[p, fr]
+        mg -= pst[0, p, fr]
+        eg -= pst[1, p, fr]
+        placed = p
+        if promo != 0:
+            placed = promo | (us << 3)
+            st[I_CNT + p] -= 1
+            st[I_CNT + placed] += 1
+            st[I_PHASE] += PHASE_WEIGHT[promo]
+        bd[to] = placed
+        st[I_BB + p] ^= np.int64(1) << fr
+        st[I_BB + placed] ^= np.int64(1) << to
+        st[I_BB + (us << 3)] ^= (np.int64(1) << fr) | (np.int64(1) << to)
+        key ^= Z_PIECE[placed, to]
+        mg += pst[0, placed, to]
+        eg += pst[1, placed, to]
+        if t == KING:
+            st[I_KSQ + us] = to
     old = st[I_CASTLE]
-    new = old & CASTLE_MASK[fr] & CASTLE_MASK[to]
+    new = old & st[I_CMASK + fr] & st[I_CMASK + to]
     if new != old:
         key ^= Z_CASTLE[old] ^ Z_CASTLE[new]
         st[I_CASTLE] = new
@@ -658,6 +683,22 @@ def undo(bd, st, hist) -> None:
     to = (mv >> 6) & 63
     promo = (mv >> 12) & 7
     flag = mv >> 16
+    if flag == FLAG_CASTLE:
+        rf = st[I_CROOK + 2 * us + (0 if (to & 7) == 6 else 1)]
+        rt = to - 1 if (to & 7) == 6 else to + 1
+        king = np.int64(bd[to])
+        rook = np.int64(bd[rt])
+        bd[to] = 0
+        bd[rt] = 0
+        bd[fr] = king
+        bd[rf] = rook
+        st[I_KSQ + us] = fr
+        st[I_BB + king] ^= (np.int64(1) << fr) ^ (np.int64(1) << to)
+        st[I_BB + rook] ^= (np.int64(1) << rf) ^ (np.int64(1) << rt)
+        st[I_BB + (us << 3)] ^= (
+            (np.int64(1) << fr) ^ (np.int64(1) << to) ^ (np.int64(1) << rf) ^ (np.int64(1) << rt)
+        )
+        return
     placed = np.int64(bd[to])
     p = placed
     if promo != 0:
@@ -683,16 +724,6 @@ def undo(bd, st, hist) -> None:
             st[I_BB + (captured & 8)] ^= np.int64(1) << to
     if (p & 7) == KING:
         st[I_KSQ + us] = fr
-        if flag == FLAG_CASTLE:
-            if to > fr:
-                rf, rt = fr + 3, fr + 1
-            else:
-                rf, rt = fr - 4, fr - 1
-            rook = np.int64(bd[rt])
-            bd[rf] = rook
-            bd[rt] = 0
-            st[I_BB + rook] ^= (np.int64(1) << rf) | (np.int64(1) << rt)
-            st[I_BB + (us << 3)] ^= (np.int64(1) << rf) | (np.int64(1) << rt)
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -463,6 +463,8 @@ def score_moves(bd, st, mem, ply: int, n: int, tt_move: int, quiet_node: bool) -
         victim = bd[to] & 7
         if (mv >> 16) == FLAG_EP:
             victim = PAWN
+        elif (mv >> 16) == FLAG_CASTLE:
+            victim = 0  # Chess960: the king's target may hold its own rook
         if mv == tt_move:
             mem[sb + i] = SCORE_TT
         elif victim != 0 or promo == QUEEN:
@@ -789,7 +791,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
         to = (mv >> 6) & 63
         promo = (mv >> 12) & 7
         flag = mv >> 16
-        capture = bd[to] != 0 or flag == FLAG_EP
+        capture = (bd[to] != 0 and flag != FLAG_CASTLE) or flag == FLAG_EP
         quiet = not capture and promo == 0
         # legality: pins for ordinary moves (before make), make + leaves_check for king
         # moves, en passant and check evasions
@@ -909,7 +911,8 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
         return -MATE + ply if checked else 0
 
     if best_move != 0 and best >= beta and mem[M_FEATURES + F_ORDER]:
-        capture = bd[(best_move >> 6) & 63] != 0 or (best_move >> 16) == FLAG_EP
+        bflag = best_move >> 16
+        capture = (bd[(best_move >> 6) & 63] != 0 and bflag != FLAG_CASTLE) or bflag == FLAG_EP
         if not capture and ((best_move >> 12) & 7) == 0:
             if mem[M_KILLERS + 2 * ply + 0] != best_move:
                 mem[M_KILLERS + 2 * ply + 1] = mem[M_KILLERS + 2 * ply + 0]
