@@ -1,12 +1,14 @@
 """``plies uci``: the chess engine behind the Universal Chess Interface on stdin/stdout.
 
 Commands: uci, debug, isready, setoption (Hash, Threads, MultiPV, SyzygyPath, Move Overhead,
-Ponder, Clear Hash), ucinewgame, position startpos|fen ... [moves ...], go (wtime btime winc
-binc movestogo depth nodes movetime mate infinite ponder searchmoves-free), stop, ponderhit,
-quit. A reader thread owns stdin; each ``go`` runs in a worker thread so ``stop`` and
-``ponderhit`` act at once. Every line the engine cannot use gets ``info string error ...``
-and the engine keeps running. The kernels are loaded in the background from start-up, and
-``isready`` waits for them, so no clock pays for numba.
+Ponder, UCI_Chess960, Clear Hash), ucinewgame, position startpos|fen ... [moves ...], go
+(wtime btime winc binc movestogo depth nodes movetime mate infinite ponder searchmoves-free),
+stop, ponderhit, quit. A reader thread owns stdin; each ``go`` runs in a worker thread so
+``stop`` and ``ponderhit`` act at once. Every line the engine cannot use gets ``info string
+error ...`` and the engine keeps running. With ``UCI_Chess960`` on, FENs are read as Chess960
+(X-FEN or Shredder-FEN castling fields) and castling moves in and out are king-takes-rook.
+The kernels are loaded in the background from start-up, and ``isready`` waits for them, so
+no clock pays for numba.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ OPTIONS = [
     "option name SyzygyPath type string default <empty>",
     "option name Move Overhead type spin default 30 min 0 max 5000",
     "option name Ponder type check default false",
+    "option name UCI_Chess960 type check default false",
     "option name Clear Hash type button",
 ]
 
@@ -60,11 +63,11 @@ def _parse_go(tokens: list[str]) -> dict:
     return out
 
 
-def _parse_position(tokens: list[str]) -> chess.Board:
+def _parse_position(tokens: list[str], chess960: bool = False) -> chess.Board:
     if not tokens:
         raise UCIError("position needs startpos or fen")
     if tokens[0] == "startpos":
-        board = chess.Board()
+        board = chess.Board(chess960=chess960)
         rest = tokens[1:]
     elif tokens[0] == "fen":
         if "moves" in tokens:
@@ -73,7 +76,7 @@ def _parse_position(tokens: list[str]) -> chess.Board:
         else:
             fen, rest = " ".join(tokens[1:]), []
         try:
-            board = chess.Board(fen)
+            board = chess.Board(fen, chess960=chess960)
         except ValueError as exc:
             raise UCIError(f"bad FEN {fen!r}: {exc}") from None
         if not board.is_valid():
@@ -125,6 +128,7 @@ class UCIEngine:
         self.multipv = 1
         self.overhead_ms = 30
         self.syzygy_path: str | None = None
+        self.chess960 = False
         self._engine = None
         self._engine_ready = threading.Event()
         self._engine_error: str | None = None
@@ -237,6 +241,11 @@ class UCIEngine:
             self.engine.set_syzygy_path(self.syzygy_path)
         elif key == "ponder":
             pass
+        elif key == "uci_chess960":
+            if value.strip().lower() not in ("true", "false"):
+                raise UCIError(f"option {name}: expected true or false, not {value!r}")
+            self.chess960 = value.strip().lower() == "true"
+            self.board = chess.Board(self.board.fen(), chess960=self.chess960)
         elif key == "clear hash":
             self.engine.new_game()
         else:
@@ -256,12 +265,12 @@ class UCIEngine:
         if self._searching():
             raise UCIError("ucinewgame during a search")
         self.engine.new_game()
-        self.board = chess.Board()
+        self.board = chess.Board(chess960=self.chess960)
 
     def cmd_position(self, args: list[str]) -> None:
         if self._searching():
             raise UCIError("position during a search")
-        self.board = _parse_position(args)
+        self.board = _parse_position(args, self.chess960)
 
     def cmd_go(self, args: list[str]) -> None:
         if self._searching():
