@@ -400,7 +400,7 @@ def leaves_check(bd, st) -> bool:
     return attacked(bd, st, st[I_KSQ + 1 - them], them)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, inline="always")
 def _castling(bd, st, out, at: int, us: int, rights: int, occ: int) -> int:
     """Castling moves of side ``us`` (its rights ``rights``: 1 king side, 2 queen side) into
     ``out[at:]``, kingside first: every square between the king or the rook and its target
