@@ -126,6 +126,24 @@ def only_five_cell(st, s: int, around: int) -> int:
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
+def insert_sorted(out, scores, n: int, cap: int, p: int, score: int) -> int:
+    """Insert ``p`` into ``out[:n]`` kept sorted by ``scores`` (best first, ties in arrival
+    order), at most ``cap`` entries; the new count is returned."""
+    if n == cap:
+        if score <= scores[n - 1]:
+            return n
+        n -= 1
+    i = n
+    while i > 0 and scores[i - 1] < score:
+        scores[i] = scores[i - 1]
+        out[i] = out[i - 1]
+        i -= 1
+    scores[i] = score
+    out[i] = p
+    return n + 1
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _gen_fours(st, att: int, out, scores) -> int:
     """The attacker's four moves into ``out``, flex fours first, then by class and value
     (``scores``: scratch as long as ``out``).
@@ -173,19 +191,7 @@ def _gen_fours(st, att: int, out, scores) -> int:
             left -= 1
             if forbidden_for(st, att, p):
                 continue
-            score = c * 1000000 + st.val[a, p]
-            if n == cap:
-                if score <= scores[n - 1]:
-                    continue
-                n -= 1
-            i = n
-            while i > 0 and scores[i - 1] < score:
-                scores[i] = scores[i - 1]
-                out[i] = out[i - 1]
-                i -= 1
-            scores[i] = score
-            out[i] = p
-            n += 1
+            n = insert_sorted(out, scores, n, cap, p, c * 1000000 + st.val[a, p])
         start = end
     return n
 

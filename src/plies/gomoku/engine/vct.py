@@ -300,24 +300,6 @@ def window_table(rule: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _insert_sorted(out, scores, n: int, cap: int, p: int, score: int) -> int:
-    """Insert ``p`` into ``out[:n]`` kept sorted by ``scores`` (best first), at most ``cap``
-    entries; the new count is returned."""
-    if n == cap:
-        if score <= scores[n - 1]:
-            return n
-        n -= 1
-    i = n
-    while i > 0 and scores[i - 1] < score:
-        scores[i] = scores[i - 1]
-        out[i] = out[i - 1]
-        i -= 1
-    scores[i] = score
-    out[i] = p
-    return n + 1
-
-
-@njit(cache=True, nogil=True, _nrt=False)
 def _threat_moves(st, ctx, att: int, out, restrict: bool) -> int:
     """Attacker candidates, best first (count returned): moves that make a three or a four,
     and quiet moves with a high potential (see ``_build_potentials``), which may threaten a
@@ -350,7 +332,7 @@ def _threat_moves(st, ctx, att: int, out, restrict: bool) -> int:
         if V.forbidden_for(st, att, p):
             continue
         score = c * 1000000 + pot * 10000 + st.val[a, p] + st.val[1 - a, p] // 2
-        n = _insert_sorted(out, scores, n, cap, p, score)
+        n = V.insert_sorted(out, scores, n, cap, p, score)
     return n
 
 
@@ -737,7 +719,7 @@ def _expand(st, tb, ctx, kind: int, level: int) -> int:
     for i in range(nd):
         p = ctx.buf[i]
         score = (st.cls[o, p] & 7) * 1000000 + st.val[o, p] + st.val[s, p]
-        n = _insert_sorted(out, scores, n, nd, p, score)
+        n = V.insert_sorted(out, scores, n, nd, p, score)
     return n
 
 
