@@ -86,7 +86,13 @@ def _check_position(pos: Position, board: chess.Board) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=120))
 def test_random_games_match_python_chess(choices: list[int]) -> None:
-    board = chess.Board()
+    walk_game(chess.Board(), choices, lambda board, moves, c: moves[c % len(moves)])
+
+
+def walk_game(board: chess.Board, choices: list[int], pick) -> Position:
+    """Play ``pick(board, legal moves, choice)`` for each choice on ``board`` and on a kernel
+    position, checking the position against python-chess at every step; at the end a position
+    rebuilt from the board equals the incrementally updated one. Returns the latter."""
     pos = Position.from_board(board)
     B.set_bitboards(pos.bd, pos.st)  # from here on kept by make/undo (checked at every move)
     keys: dict[int, object] = {}
@@ -98,13 +104,13 @@ def test_random_games_match_python_chess(choices: list[int]) -> None:
         moves = list(board.legal_moves)
         if not moves:
             break
-        move = moves[c % len(moves)]
+        move = pick(board, moves, c)
         board.push(move)
         pos.push(move)
-    # a position rebuilt from the board equals the incrementally updated one
     fresh = Position.from_board(board)
     assert np.array_equal(fresh.bd, pos.bd)
     assert fresh.key == pos.key
+    return pos
 
 
 def test_repetition_and_insufficient_material() -> None:
