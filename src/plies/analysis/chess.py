@@ -66,13 +66,15 @@ def _mate_score() -> int:
 
 @dataclass(frozen=True)
 class ChessJob:
-    """One position to analyse: the starting FEN and the moves (UCI) leading to it."""
+    """One position to analyse: the starting FEN, the moves (UCI) leading to it, and whether
+    the game is Chess960 (castling rights by rook file, castling moves king-takes-rook)."""
 
     fen: str
     moves: tuple[str, ...]
+    chess960: bool = False
 
     def board(self) -> chess.Board:
-        board = chess.Board(self.fen)
+        board = chess.Board(self.fen, chess960=self.chess960)
         for uci in self.moves:
             board.push(chess.Move.from_uci(uci))
         return board
@@ -207,7 +209,11 @@ def _san_line(board: chess.Board, moves: Sequence[chess.Move]) -> list[str]:
 
 
 def cache_key(board: chess.Board, budget: Budget) -> str:
-    """The cache key of a position: its FEN, the budget and the analysis version."""
+    """The cache key of a position: its FEN, the budget and the analysis version. A Chess960
+    position is keyed ``960:`` and its Shredder-FEN (castling rights by rook file), so it
+    never shares an entry with a standard position of the same X-FEN."""
+    if board.chess960:
+        return f"{ANALYSIS_VERSION}:960:{board.fen(shredder=True)}:{budget.key()}"
     return f"{ANALYSIS_VERSION}:{board.fen()}:{budget.key()}"
 
 
@@ -434,17 +440,35 @@ def _read_pgn_text(path: str | Path | None, text: str | None) -> tuple[str, str]
 
 
 def _check_game(game: chess.pgn.Game, source: str, label: str) -> chess.pgn.Game:
-    """``game`` if it can be reviewed, else InvalidRecord (``label`` names it: "game 2: ")."""
+    """``game`` if it can be reviewed (standard chess or Chess960), else InvalidRecord
+    (``label`` names it: "game 2: ")."""
+    variant = _other_variant(game.headers)
+    if variant is not None:
+        raise InvalidRecord(
+            f"{label}the variant {variant!r} cannot be reviewed (only standard chess and Chess960)",
+            source=source,
+        )
     if game.errors:
         raise InvalidRecord(f"{label}bad PGN: {game.errors[0]}", source=source)
-    if game.board().chess960 or game.headers.get("Variant", "Standard").lower() not in (
-        "standard",
-        "chess",
-    ):
-        raise InvalidRecord(f"{label}only standard chess games can be reviewed", source=source)
     if not any(True for _ in game.mainline_moves()):
         raise InvalidRecord(f"{label}no moves in the PGN", source=source)
     return game
+
+
+def _other_variant(headers: chess.pgn.Headers) -> str | None:
+    """The ``Variant`` tag when it names anything but standard chess or Chess960 (python-chess
+    reads both on ``chess.Board``; "From Position" and the ICS wild variants are standard
+    rules), else None."""
+    name = headers.get("Variant")
+    if name is None or headers.is_chess960() or headers.is_wild():
+        return None
+    from chess.variant import find_variant
+
+    try:
+        board_type = find_variant(name)
+    except ValueError:  # a variant python-chess does not know
+        return name
+    return None if board_type is chess.Board else name
 
 
 def load_pgn_games(
@@ -502,7 +526,7 @@ class _GamePlan:
 
 def _plan(game: chess.pgn.Game, budget: Budget) -> _GamePlan:
     start = game.board()
-    start_fen = start.fen()
+    start_fen, chess960 = start.fen(), start.chess960
     moves = list(game.mainline_moves())
     board = start.copy()
     jobs: list[tuple[str | None, ChessJob]] = []
@@ -510,10 +534,10 @@ def _plan(game: chess.pgn.Game, budget: Budget) -> _GamePlan:
     ucis: list[str] = []
     fens = [start_fen]
     for i in range(len(moves) + 1):
-        jobs.append((cache_key(board, budget), ChessJob(start_fen, tuple(ucis))))
+        jobs.append((cache_key(board, budget), ChessJob(start_fen, tuple(ucis), chess960)))
         if i < len(moves):
             sans.append(board.san(moves[i]))
-            ucis.append(moves[i].uci())
+            ucis.append(board.uci(moves[i]))  # Chess960 castling: king-takes-rook
             board.push(moves[i])
             fens.append(board.fen())
     return _GamePlan(game, jobs, sans, ucis, fens, board)
@@ -604,7 +628,7 @@ def _judge(
 
     data = {
         "game": "chess",
-        "rule": "chess",
+        "rule": "chess960" if plan.final.chess960 else "chess",
         "width": 8,
         "height": 8,
         "players": {"white": name("White"), "black": name("Black")},

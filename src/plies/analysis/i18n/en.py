@@ -127,4 +127,5 @@ MESSAGES: dict[str, str] = {
     "ch_note_capture": "{move} captures the {piece}.",
     "ch_note_check": "{move} gives check.",
     "rule_chess": "chess",
+    "rule_chess960": "Chess960",
 }

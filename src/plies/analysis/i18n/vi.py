@@ -136,4 +136,5 @@ MESSAGES: dict[str, str] = {
     "ch_note_capture": "{move} bắt quân {piece}.",
     "ch_note_check": "{move} chiếu tướng.",
     "rule_chess": "cờ vua",
+    "rule_chess960": "cờ vua Chess960",
 }

@@ -84,9 +84,10 @@ def best_line_arrows(review: Review, plies: int = 4) -> dict[str, list[list[str]
     """Per reviewed move (``str(ply)``), the first ``plies`` moves of the engine's best line
     from the position before it, as ``[from, to]`` square names."""
     fens = review.game["fens"]
+    chess960 = review.game.get("rule") == "chess960"  # castling SAN as in the game
     out: dict[str, list[list[str]]] = {}
     for m in review.moves:
-        board = chess.Board(fens[m.ply - 1])
+        board = chess.Board(fens[m.ply - 1], chess960=chess960)
         arrows = []
         for san in m.best_line[:plies]:
             try:

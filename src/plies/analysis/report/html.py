@@ -264,7 +264,7 @@ def render_html(review: Review) -> str:
     )
     result = t[f"result_{summary.result}"] if summary.result else t["result_none"]
     rule = (
-        escape(t["rule_chess"])
+        escape(t.get("rule_" + game.get("rule", "chess"), t["rule_chess"]))
         if is_chess
         else f"{escape(t['rule'])}: {escape(game['rule'])} {game['width']}x{game['height']}"
     )
