@@ -41,6 +41,18 @@ def _run_through_centre(line: tuple[int, ...], own: int) -> tuple[int, int]:
     return lo, hi
 
 
+def _winning_points(line: tuple[int, ...], own: int, rule: int) -> int:
+    count = 0
+    for e in range(11):
+        if e == 5 or line[e] != EMPTY:
+            continue
+        trial = list(line)
+        trial[e] = own
+        a, b = _run_through_centre(tuple(trial), own)
+        count += a <= e <= b and _wins(tuple(trial), a, b, own, rule)
+    return count
+
+
 @cache
 def reference(line: tuple[int, ...], own: int, rule: int) -> int:
     """The pattern of an 11-cell line whose centre holds an own stone, straight from the
@@ -62,6 +74,15 @@ def reference(line: tuple[int, ...], own: int, rule: int) -> int:
             points += 1
             fours.add(frozenset(range(a, b + 1)) - {e})
     if points:
+        if points >= 2 and rule in (rules.CARO, rules.CARO5):
+            # one opponent stone that leaves no winning point (it caps the other five's end)
+            for g in range(11):
+                if g == 5 or line[g] != EMPTY:
+                    continue
+                trial = list(line)
+                trial[g] = 3 - own
+                if not _winning_points(tuple(trial), own, rule):
+                    return P.B4
         if len(fours) >= 2:
             return P.FORBID if (rule == rules.RENJU and own == BLACK) else P.F4
         return P.F4 if points >= 2 else P.B4
@@ -138,6 +159,9 @@ def test_table_matches_reference_on_random_lines(rule: int) -> None:
         (".OXXX.O....", rules.CARO, P.DEAD),  # five blocked at both ends does not win
         ("OXXXX......", rules.CARO, P.F5),  # one end blocked: wins
         ("#XXXX.O....", rules.CARO, P.F5),  # the edge does not block in Caro
+        ("..XXX..O...", rules.FREESTYLE, P.F4),  # .XXXX.O: an open four ...
+        ("..XXX..O...", rules.CARO, P.B4),  # ... but under Caro O.XXXX.O after the block
+        ("..XXX..O...", rules.CARO5, P.B4),
     ],
 )
 def test_hand_checked_lines(line: str, rule: int, expected: int) -> None:

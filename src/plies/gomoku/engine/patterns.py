@@ -47,7 +47,7 @@ PATTERN_NAMES = ("dead", "forbid", "B1", "F1", "B2", "F2", "B3", "F3", "B4", "F4
 
 KEY_BITS = 20
 N_KEYS = 1 << KEY_BITS
-TABLE_VERSION = 1
+TABLE_VERSION = 2  # 2: Caro fours that one stone stops are blocked fours
 
 
 @njit(cache=True, nogil=True)
@@ -80,6 +80,38 @@ def _run(line, own: int):
     lo = CENTRE - rules.count_run(line, CENTRE, -1, own)
     hi = CENTRE + rules.count_run(line, CENTRE, 1, own)
     return lo, hi
+
+
+@njit(cache=True, nogil=True)
+def _wins_somewhere(line, own: int, rule: int) -> bool:
+    """Whether one more own stone on an empty cell of the window makes a winning line through
+    the (own) centre."""
+    for e in range(1, LINE_LEN - 1):
+        if e == CENTRE or line[e] != 0:
+            continue
+        line[e] = own
+        a, b = _run(line, own)
+        win = (a <= e <= b) and rules.five_in_direction(line, CENTRE, 1, own, rule)
+        line[e] = 0
+        if win:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _one_block_stops(line, own: int, rule: int) -> bool:
+    """Whether a single opponent stone on the window stops every winning point of the line
+    (possible under Caro, where blocking one end of a four can cap the other five at both
+    ends)."""
+    for g in range(1, LINE_LEN - 1):
+        if g == CENTRE or line[g] != 0:
+            continue
+        line[g] = 3 - own
+        stopped = not _wins_somewhere(line, own, rule)
+        line[g] = 0
+        if stopped:
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -117,6 +149,9 @@ def _classify_fours(line, own: int, rule: int) -> int:
             mask2 = mask
     if points == 0:
         return -1
+    caro = rule == rules.CARO or rule == rules.CARO5
+    if points >= 2 and caro and _one_block_stops(line, own, rule):
+        return B4  # Caro: one stone stops every five (a block that caps the other five's end)
     if mask2 != -1:
         # two different fours on one line: forbidden for Renju black, unstoppable otherwise
         if rule == RENJU and own == BLACK:

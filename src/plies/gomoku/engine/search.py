@@ -500,13 +500,19 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
     forced = -1
     nfive = st.counts[o, C_FIVE]
     if nfive > 0:
-        if nfive >= 2 and ply > 0:
-            return -(WIN - ply - 2)
         if nfive == 1:
             forced = V.only_five_cell(st, o, prev)  # made by the opponent's last move
         else:
-            forced = V.first_cell_of_class(st, o, C_FIVE)
-        if V.forbidden_for(st, side, forced):
+            # Caro: one block may stop both fives (one such cell: forced; several: searched
+            # as a normal node)
+            stops = V.five_stops(st, tb, o, ctx.moves[ply])
+            if stops == 1:
+                forced = ctx.moves[ply, 0]
+            elif stops == 0:
+                if ply > 0:
+                    return -(WIN - ply - 2)
+                forced = V.first_cell_of_class(st, o, C_FIVE)
+        if forced >= 0 and V.forbidden_for(st, side, forced):
             if ply > 0:
                 return -(WIN - ply - 2)
             forced = -1  # the root must still name a move it may play: every move loses

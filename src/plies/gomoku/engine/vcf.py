@@ -34,11 +34,13 @@ from plies.gomoku.engine.state import (
     I_SIDE,
     I_STRIDE,
     load8,
+    make,
     make_inline,
     prefetch,
+    undo,
     undo_inline,
 )
-from plies.gomoku.rules import BLACK, EMPTY, RENJU
+from plies.gomoku.rules import BLACK, CARO, CARO5, EMPTY, RENJU
 
 # byte-wise constants for testing eight threat classes at once (C_FOUR..C_FLEX4 = 3..5)
 LOW3 = np.uint64(0x0707070707070707)
@@ -125,6 +127,29 @@ def only_five_cell(st, s: int, around: int) -> int:
     return first_cell_of_class(st, s, C_FIVE)
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def five_stops(st, tb, s: int, out) -> int:
+    """Under Caro, the cells where the side to move's stone leaves side index ``s`` (the other
+    side, with two or more cells that make five) no five at all: blocking one end of a four
+    can cap the other five at both ends. Writes the first ``len(out)`` to ``out`` and returns
+    how many there are; always 0 under the other rules."""
+    rule = st.info[3]
+    if rule != CARO and rule != CARO5:
+        return 0
+    n = 0
+    for p in range(st.cells.shape[0]):
+        if st.cells[p] != EMPTY or st.cls[s, p] & 7 != C_FIVE:
+            continue
+        make(st, tb, p)
+        stopped = st.counts[s, C_FIVE] == 0
+        undo(st, tb)
+        if stopped:
+            if n < out.shape[0]:
+                out[n] = p
+            n += 1
+    return n
+
+
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
 def insert_sorted(out, scores, n: int, cap: int, p: int, score: int) -> int:
     """Insert ``p`` into ``out[:n]`` kept sorted by ``scores`` (best first, ties in arrival
@@ -144,9 +169,10 @@ def insert_sorted(out, scores, n: int, cap: int, p: int, score: int) -> int:
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _gen_fours(st, att: int, out, scores) -> int:
+def _gen_fours(st, tb, att: int, out, scores, only_flex: bool) -> int:
     """The attacker's four moves into ``out``, flex fours first, then by class and value
-    (``scores``: scratch as long as ``out``).
+    (``scores``: scratch as long as ``out``); with ``only_flex``, the flex fours alone (open
+    fours and double fours, which win at once).
 
     If the defender threatens five, the only candidate is the block, when it is a four. Returns
     the count (0 when the attacker has no way on).
@@ -155,16 +181,24 @@ def _gen_fours(st, att: int, out, scores) -> int:
     dfn = 1 - a
     if st.counts[dfn, C_FIVE] > 0:
         if st.counts[dfn, C_FIVE] > 1:
-            return 0
-        ply = st.info[I_PLY]  # the four came with the last move (if the state knows it)
-        b = only_five_cell(st, dfn, st.moves[ply - 1] if ply > st.info[I_BASE_PLY] else -1)
-        c = st.cls[a, b] & 7
-        if c < C_FOUR or c == C_FORBID or forbidden_for(st, att, b):
-            return 0
-        out[0] = b
-        return 1
+            # Caro: the cells where one block stops every five
+            stops = min(five_stops(st, tb, dfn, out), out.shape[0])
+        else:
+            ply = st.info[I_PLY]  # the four came with the last move (if the state knows it)
+            out[0] = only_five_cell(st, dfn, st.moves[ply - 1] if ply > st.info[I_BASE_PLY] else -1)
+            stops = 1
+        n = 0
+        for i in range(stops):
+            b = out[i]
+            c = st.cls[a, b] & 7
+            if c >= C_FOUR and c != C_FORBID and not forbidden_for(st, att, b):
+                out[n] = b
+                n += 1
+        return n
     # the class counts say how many cells to find: stop scanning when all are seen
-    left = st.counts[a, C_FOUR] + st.counts[a, C_FOUR_THREE] + st.counts[a, C_FLEX4]
+    left = st.counts[a, C_FLEX4]
+    if not only_flex:
+        left += st.counts[a, C_FOUR] + st.counts[a, C_FOUR_THREE]
     if left == 0:
         return 0
     cap = out.shape[0]
@@ -187,6 +221,8 @@ def _gen_fours(st, att: int, out, scores) -> int:
                 break
             c = cls_a[p] & 7
             if c < C_FOUR or c > C_FLEX4 or st.cells[p] != EMPTY:
+                continue
+            if only_flex and c != C_FLEX4:
                 continue
             left -= 1
             if forbidden_for(st, att, p):
@@ -249,7 +285,10 @@ def vcf_search(st, tb, max_depth: int, max_nodes: int, tt_keys, seq, stop, count
         return 0  # already searched to this depth without a win
     nodes = 0
     level = 0
-    ncand[0] = _gen_fours(st, att, cand[:MAX_FOURS], scores)
+    # at the last level only a four that wins at once can help: an open or double four, or
+    # (Renju, black defending) a four whose block is forbidden, which needs every four tried
+    flex_last = not (st.info[3] == RENJU and dfn_side == BLACK)
+    ncand[0] = _gen_fours(st, tb, att, cand[:MAX_FOURS], scores, flex_last and depth_cap == 1)
     ci[0] = 0
     result = 0
     pops = 0  # moves to take back before going on (the only undo site)
@@ -274,6 +313,15 @@ def vcf_search(st, tb, max_depth: int, max_nodes: int, tt_keys, seq, stop, count
             if nf == 0:
                 pops = 1
                 continue
+            if nf >= 2:
+                # Caro: one block may stop both fives; with a choice of such blocks the four
+                # no longer forces one reply, so it is not used
+                stops = five_stops(st, tb, a, fives)
+                if stops >= 2:
+                    pops = 1
+                    continue
+                if stops == 1:
+                    nf = 1
             if nf >= 2 or forbidden_for(st, dfn_side, fives[0]):
                 # the defender cannot stop every five: the sequence ends with this four, or
                 # with a block and the five when there are two winning points
@@ -296,15 +344,15 @@ def vcf_search(st, tb, max_depth: int, max_nodes: int, tt_keys, seq, stop, count
             if st.cls[1 - a, b] & 7 == C_FIVE:
                 pops = 1  # the block makes five for the defender
                 continue
+            if level + 1 >= depth_cap:
+                pops = 1  # no four may follow the block
+                continue
             # the failure table is probed after the block: start loading its slot now
             h = st.hashes[st.info[I_PLY]] ^ tb.zobrist[dfn_side, b] ^ tb.zobrist[0, 0]
             prefetch(tt_keys, np.int64(h & low))
             make_inline(st, tb, b, False)
             att_move[level] = mv
             def_move[level] = b
-            if level + 1 >= depth_cap:
-                pops = 2
-                continue
             h = st.hashes[st.info[I_PLY]]
             entry = tt_keys[np.int64(h & low)]
             remaining = depth_cap - level - 1
@@ -324,7 +372,12 @@ def vcf_search(st, tb, max_depth: int, max_nodes: int, tt_keys, seq, stop, count
                 done = True
                 continue
             ncand[level] = _gen_fours(
-                st, att, cand[level * MAX_FOURS : (level + 1) * MAX_FOURS], scores
+                st,
+                tb,
+                att,
+                cand[level * MAX_FOURS : (level + 1) * MAX_FOURS],
+                scores,
+                flex_last and level + 1 == depth_cap,
             )
             ci[level] = 0
             continue

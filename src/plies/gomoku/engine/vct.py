@@ -518,18 +518,19 @@ def _is_vcf(st, tb, seq, n: int) -> bool:
             if st.cls[a, p] & 7 == C_FIVE:
                 ok = i == n - 1
                 break
-            if st.counts[d, C_FIVE] > 1 or (
-                st.counts[d, C_FIVE] == 1 and st.cls[d, p] & 7 != C_FIVE
-            ):
+            d_fives = st.counts[d, C_FIVE]
+            if d_fives == 1 and st.cls[d, p] & 7 != C_FIVE:
                 break  # the defender's four was not answered
             make(st, tb, p)
             made += 1
+            if d_fives > 1 and st.counts[d, C_FIVE] > 0:
+                break  # the defender's fives were not all stopped (Caro: one block may do)
             fives = st.counts[a, C_FIVE]
             if fives == 0:
                 break
             if i == n - 1:
                 if fives >= 2:
-                    ok = True
+                    ok = V.five_stops(st, tb, a, seq[:0]) == 0
                 else:
                     ok = V.forbidden_for(st, dfn, _five_cell(st, a))
                 break
@@ -661,11 +662,17 @@ def _expand(st, tb, ctx, kind: int, level: int) -> int:
         if n > 0:
             ctx.ctl[K_TERM_LEN] = n
             return EXP_WIN
-        if st.counts[o, C_FIVE] > 1 or st.info[I_PLY] >= ctx.ctl[K_PLY_LIMIT]:
+        if st.info[I_PLY] >= ctx.ctl[K_PLY_LIMIT]:
             return EXP_LOSS
-        if st.counts[o, C_FIVE] == 1:
+        if st.counts[o, C_FIVE] > 0:
             # the defender's four: the block is the only move (it must threaten in turn)
-            b = _five_cell(st, o)
+            if st.counts[o, C_FIVE] > 1:
+                # Caro: one block may stop both fives (the first such cell will do)
+                if V.five_stops(st, tb, o, out[:1]) == 0:
+                    return EXP_LOSS
+                b = out[0]
+            else:
+                b = _five_cell(st, o)
             if V.forbidden_for(st, side, b):
                 return EXP_LOSS
             out[0] = b
@@ -690,8 +697,12 @@ def _expand(st, tb, ctx, kind: int, level: int) -> int:
         return EXP_LOSS  # the defender completes five
     fives = st.counts[o, C_FIVE]
     if fives >= 2:
-        ctx.ctl[K_TERM_LEN] = 2
-        return EXP_WIN
+        # Caro: one block may stop both fives; every such block is a defence
+        n = V.five_stops(st, tb, o, out)
+        if n == 0:
+            ctx.ctl[K_TERM_LEN] = 2
+            return EXP_WIN
+        return min(n, out.shape[0])
     if fives == 1:
         b = _five_cell(st, o)
         if V.forbidden_for(st, side, b):
