@@ -151,6 +151,7 @@ class Engine:
         st, tb = ST.state_from_board(board, self.tables)
         ctx = S.new_context(st.cells.shape[0], S.new_tt(0.01), np.zeros(1, dtype=np.int64))
         S.pvs(st, tb, ctx, -S.INF, S.INF, 2, 0, -1)
+        self._store_root(st, ctx, PVLine(Move(cx, cy + 2), 0, []), 1)  # MultiPV's call
 
     # --- housekeeping -----------------------------------------------------------------------
     def new_game(self) -> None:
@@ -363,6 +364,8 @@ class Engine:
             ctx.excluded[:] = -1
             aborted = False
             for k in range(multipv):
+                if k > 0:
+                    self._seed_root(st, ctx, result.lines, k, d - 1)
                 self._aspiration(st, tb, ctx, d, result.score if k == 0 else None)
                 best = int(ctx.stats[S.S_ROOT_BEST])
                 if self.stop_flag[0] != 0:
@@ -371,8 +374,8 @@ class Engine:
                     # first root move (the previous best) has been searched in full
                     if k > 0 or ctx.stats[S.S_ROOT_DONE] == 0 or best < 0:
                         break
-                if best < 0:
-                    break
+                if best < 0 or best in ctx.excluded[:k]:
+                    break  # no move left; or a five at the root, which ignores the exclusions
                 pv = [self._to_move(p) for p in ctx.pv[0, : ctx.pvlen[0]]]
                 if not pv or pv[0] != self._to_move(best):
                     pv = [self._to_move(best)]
@@ -380,6 +383,16 @@ class Engine:
                 ctx.excluded[k] = best
                 if aborted:
                     break
+            if len(lines) > 1:
+                # each line's score is exact at this depth, but a later line's move was only
+                # searched reduced or with a null window while an earlier line was found; its
+                # own full-window search can score it higher: best first (stable, like the
+                # root-move sort of Stockfish), so the best move is always line 1
+                lines.sort(key=lambda line: -line.score)
+                if not aborted:
+                    # the root's table entry holds the last line's move (each line's search
+                    # stores it): put the best back, the first move of the next iteration
+                    self._store_root(st, ctx, lines[0], d)
             if lines and (not aborted or len(lines) >= len(result.lines)):
                 top = lines[0]
                 result = SearchResult(
@@ -423,6 +436,20 @@ class Engine:
                 result.move = playable[0]
                 result.pv = [playable[0]]
         return result
+
+    def _seed_root(self, st, ctx, previous: list[PVLine], k: int, depth: int) -> None:
+        """Before line ``k`` of a MultiPV iteration: the first of the previous iteration's
+        lines not yet taken becomes the root's table move, searched first."""
+        taken = {int(p) for p in ctx.excluded[:k]}
+        for line in previous:
+            if self._to_pos(line.move) not in taken:
+                self._store_root(st, ctx, line, depth)
+                return
+
+    def _store_root(self, st, ctx, line: PVLine, depth: int) -> None:
+        """Make ``line`` the root's table entry (its move is then searched first)."""
+        key = st.hashes[st.info[ST.I_PLY]]
+        S.tt_store(ctx, key, self._to_pos(line.move), line.score, depth, S.BOUND_EXACT)
 
     def _aspiration(self, st, tb, ctx, depth: int, prev: int | None) -> int:
         ctx.stats[S.S_ROOT_BEST] = -1
