@@ -138,6 +138,13 @@ class Engine:
         )
         self.tt = S.new_tt(hash_mb)
         self.stop_flag = np.zeros(1, dtype=np.int64)
+        # the stop contract (see stop()): searches are numbered; _stop_for is the number of the
+        # last search a stop() was meant for, _running the one running (0: none)
+        self._stop_lock = threading.Lock()
+        self._generation = 0
+        self._announced = False
+        self._stop_for = 0
+        self._running = 0
         self._age = 0
         self._contexts: list[S.SearchContext] = []
         self.vct_stats: dict[str, int] = {}
@@ -159,9 +166,44 @@ class Engine:
         self.tt[:] = 0
         self._contexts = []
 
-    def stop(self) -> None:
-        """Ask a running search to return its best move now (thread-safe)."""
-        self.stop_flag[0] = 1
+    def begin(self) -> int:
+        """Announce the next :meth:`search` and return its token.
+
+        Call it where the search is decided, before handing it to another thread: a
+        :meth:`stop` from then on stops that search, even one that lands before ``search()``
+        has started (``search()`` alone forgets a stop that came before it, as a stray stop
+        must not cut the next search short). Thread-safe.
+        """
+        with self._stop_lock:
+            self._generation += 1
+            self._announced = True
+            return self._generation
+
+    def stop(self, token: int | None = None) -> None:
+        """Ask the running search to return its best move now, or the announced one (see
+        :meth:`begin`) to return at once when it starts; with ``token``, only if that is the
+        search's token. When no search is running or announced, nothing happens. Thread-safe.
+        """
+        with self._stop_lock:
+            if token is None or token == self._generation:
+                self._stop_for = self._generation
+            if self._running and (token is None or token == self._running):
+                self.stop_flag[0] = 1
+
+    def _claim(self) -> None:
+        """Start the announced search, or number a new one: its stop flag is raised when a
+        stop() came for it already."""
+        with self._stop_lock:
+            if not self._announced:
+                self._generation += 1
+            self._announced = False
+            self._running = self._generation
+            self.stop_flag[0] = 1 if self._stop_for == self._generation else 0
+
+    def _release(self) -> None:
+        with self._stop_lock:
+            self._running = 0
+            self.stop_flag[0] = 0
 
     def _check_board(self, board: Board) -> None:
         if board.rule_code != self.rule_code:
@@ -278,6 +320,13 @@ class Engine:
         ``increment``); with no limit, depth 8. ``info`` is called with a :class:`SearchResult`
         after each completed iteration.
         """
+        self._claim()
+        try:
+            return self._search(board, depth, nodes, movetime, multipv, time_left, increment, info)
+        finally:
+            self._release()
+
+    def _search(self, board, depth, nodes, movetime, multipv, time_left, increment, info):
         self._check_board(board)
         if board.is_over:
             raise InvalidOption("the game is over: nothing to search")
@@ -288,7 +337,6 @@ class Engine:
         if depth is None and nodes is None and movetime is None:
             depth = 8
         max_depth = min(depth or MAX_DEPTH, MAX_DEPTH)
-        self.stop_flag[0] = 0
         self._age = (self._age + 1) & 0xFF
         start = time.perf_counter()
         deadline = start + movetime if movetime is not None else None
@@ -317,7 +365,6 @@ class Engine:
                 t.join()
             if watchdog is not None:
                 watchdog.cancel()
-            self.stop_flag[0] = 0
         total_nodes = result.nodes + sum(int(h.stats[S.S_NODES]) for _, h in helpers)
         elapsed = time.perf_counter() - start
         result.nodes = total_nodes
