@@ -321,20 +321,22 @@ class Brain:
                 self.send(f"ERROR {exc}")
 
     def _finish_search(self, stop: bool, wait: float | None = None) -> None:
-        """Wait for the running search (stopping it first if asked)."""
+        """Wait for the running search (stopping it first if asked).
+
+        One stop is enough: a search the worker has announced (``Engine.begin``) keeps it even
+        if it has not started yet, and one announced later sees ``self._stop`` (``_search``).
+        """
         worker = self._worker
         if worker is None:
             return
-        deadline = None if wait is None else time.perf_counter() + wait
         if stop:
             self._stop.set()
-        while worker.is_alive():
-            if stop and self.engine is not None:
-                self.engine.stop()
-            worker.join(0.005 if stop else 0.05)
-            if deadline is not None and time.perf_counter() > deadline:
-                return
-        self._worker = None
+            engine = self.engine
+            if engine is not None:
+                engine.stop()
+        worker.join(wait)
+        if not worker.is_alive():
+            self._worker = None
 
     def _read_block(self) -> tuple[list[str], bool]:
         """Lines up to DONE (BOARD, YXBOARD, SWAP2BOARD); the flag says END came instead."""
@@ -706,6 +708,9 @@ class Brain:
 
         depth = self.info.get("max_depth")
         nodes = self.info.get("max_node")
+        engine.begin()  # a stop from now on is kept for this search...
+        if self._stop.is_set():
+            engine.stop()  # ...and one that came before is passed on
         result = engine.search(
             board,
             depth=depth if depth and depth > 0 else None,
