@@ -318,7 +318,9 @@ class Engine:
 
         ``depth`` plies, ``nodes``, ``movetime`` seconds, or a clock (``time_left`` seconds and
         ``increment``); with no limit, depth 8. ``info`` is called with a :class:`SearchResult`
-        after each completed iteration.
+        after each completed iteration. With ``multipv`` > 1, ``result.lines`` holds the best
+        lines, best first (``result.move`` is line 1's move). :meth:`stop` ends it early; to
+        stop it from another thread before it has started, announce it with :meth:`begin`.
         """
         self._claim()
         try:
