@@ -95,7 +95,9 @@ def test_engine_moves_are_never_worse_than_inaccuracy():
         board.play_moves(opening.split())
         while not board.is_over and len(board) < 30:
             engine.new_game()
-            board.play(engine.search(board, nodes=budget.nodes).move)
+            # the review's own search (MultiPV lines, best first): a multipv=1 search of the
+            # same nodes can choose a move the review's lines rank lower
+            board.play(engine.search(board, nodes=budget.nodes, multipv=budget.multipv).move)
         r = review_record(GameRecord.from_board(board), budget)
         for m in r.moves[2:]:
             assert m.classification not in ("mistake", "blunder", "missed_win"), m
