@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from plies.errors import InvalidOption
+from plies.gomoku import rules
 from plies.gomoku.board import Board, rule_code
 from plies.gomoku.engine import params as engine_params
 from plies.gomoku.engine import search as S
@@ -29,6 +30,10 @@ from plies.gomoku.rules import PAD
 
 DEFAULT_HASH_MB = 64
 MAX_DEPTH = 100
+# the root VCT's tables: 2**18 proof-number entries (the solver's default is 2**20; a root
+# VCT within a share of one move's time visits far fewer nodes) and 2**14 cached expansions
+ROOT_VCT_TT_BITS = 18
+ROOT_VCT_EXP_BITS = 14
 
 
 def win_probability(score: int) -> float:
@@ -130,6 +135,8 @@ class Engine:
                 "TACTICAL_OWN",
                 "TACTICAL_OPP",
                 "LMP_DEPTH",
+                "ROOT_VCT_SHARE",
+                "ROOT_VCT_DEPTH",
             )
         }
         self._lmr = S.lmr_table(
@@ -138,6 +145,11 @@ class Engine:
         )
         self.tt = S.new_tt(hash_mb)
         self.stop_flag = np.zeros(1, dtype=np.int64)
+        # the root VCT's own stop flag: raised by stop() with stop_flag, and by its share's
+        # watchdog (which must not stop the search after it)
+        self._vct_stop = np.zeros(1, dtype=np.int64)
+        self._vct_ctx: VT.VctContext | None = None
+        self._vct_ctl = np.zeros(0, dtype=np.int64)
         # the stop contract (see stop()): searches are numbered; _stop_for is the number of the
         # last search a stop() was meant for, _running the one running (0: none)
         self._stop_lock = threading.Lock()
@@ -148,6 +160,8 @@ class Engine:
         self._age = 0
         self._contexts: list[S.SearchContext] = []
         self.vct_stats: dict[str, int] = {}
+        # the last search's root VCT: df-pn nodes, CPU seconds, whether it proved a win
+        self.root_vct_stats: dict[str, float] = {}
         self._warm()
 
     def _warm(self) -> None:
@@ -159,6 +173,18 @@ class Engine:
         ctx = S.new_context(st.cells.shape[0], S.new_tt(0.01), np.zeros(1, dtype=np.int64))
         S.pvs(st, tb, ctx, -S.INF, S.INF, 2, 0, -1)
         self._store_root(st, ctx, PVLine(Move(cx, cy + 2), 0, []), 1)  # MultiPV's call
+        if self._search_params["ROOT_VCT_SHARE"] > 0:
+            vctx = self._vct_context(st.cells.shape[0])
+            vctx.ctl[VT.K_NODE_LIMIT] = 200
+            VT.solve(st, tb, vctx, max_depth=2)
+            # the kernels that read a proven line from the table
+            n = max(0, int(VT.expand_node(st, tb, vctx, 0)))
+            VT.child_entries(st, tb, vctx, n, np.zeros((VT.MAX_CHILDREN, 3), dtype=np.int64))
+            VT.vcf_line(st, tb, vctx)
+            VT.tt_forget(vctx, st.hashes[st.info[ST.I_PLY]])
+            vctx.stop[0] = 1  # free_move's VCF probes return at once
+            VT.free_move(st, tb, vctx)
+            vctx.stop[0] = 0
 
     # --- housekeeping -----------------------------------------------------------------------
     def new_game(self) -> None:
@@ -189,6 +215,7 @@ class Engine:
                 self._stop_for = self._generation
             if self._running and (token is None or token == self._running):
                 self.stop_flag[0] = 1
+                self._vct_stop[0] = 1
 
     def _claim(self) -> None:
         """Start the announced search, or number a new one: its stop flag is raised when a
@@ -199,11 +226,13 @@ class Engine:
             self._announced = False
             self._running = self._generation
             self.stop_flag[0] = 1 if self._stop_for == self._generation else 0
+            self._vct_stop[0] = self.stop_flag[0]
 
     def _release(self) -> None:
         with self._stop_lock:
             self._running = 0
             self.stop_flag[0] = 0
+            self._vct_stop[0] = 0
 
     def _check_board(self, board: Board) -> None:
         if board.rule_code != self.rule_code:
@@ -347,8 +376,19 @@ class Engine:
             watchdog = _Watchdog(self.stop_flag, deadline)
             watchdog.start()
         helpers = []
+        vct_nodes = 0
         try:
             st, tb = ST.state_from_board(board, self.tables)
+            result = None
+            if multipv == 1:
+                result = self._root_vct(board, st, tb, start, movetime, nodes)
+                vct_nodes = int(self.root_vct_stats.get("nodes", 0))
+            if result is not None:
+                if info is not None:
+                    info(result)
+                return result
+            if nodes is not None:
+                nodes = max(1, nodes - vct_nodes)
             for i in range(1, self.threads):
                 hst, _ = ST.state_from_board(board, self.tables)
                 hctx = self._context(i, hst.cells.shape[0])
@@ -360,19 +400,90 @@ class Engine:
                 t.start()
             ctx = self._context(0, st.cells.shape[0])
             self._prepare(ctx, nodes)
-            result = self._iterate(board, st, tb, ctx, max_depth, multipv, start, deadline, info)
+            pvs_start = time.perf_counter() if vct_nodes else start
+            result = self._iterate(
+                board, st, tb, ctx, max_depth, multipv, pvs_start, deadline, info
+            )
         finally:
             self.stop_flag[0] = 1
             for t, _ in helpers:
                 t.join()
             if watchdog is not None:
                 watchdog.cancel()
-        total_nodes = result.nodes + sum(int(h.stats[S.S_NODES]) for _, h in helpers)
+        total_nodes = result.nodes + vct_nodes + sum(int(h.stats[S.S_NODES]) for _, h in helpers)
         elapsed = time.perf_counter() - start
         result.nodes = total_nodes
         result.time = elapsed
         result.nps = int(total_nodes / elapsed) if elapsed > 0 else 0
         return result
+
+    def _vct_context(self, cells: int) -> VT.VctContext:
+        """The root VCT's context, allocated once (its tables are cleared for each search)."""
+        ctx = self._vct_ctx
+        if ctx is None or ctx.marks.shape[0] != cells:
+            ctx = VT.new_context(
+                cells, self.rule_code, self._vct_stop, ROOT_VCT_TT_BITS, ROOT_VCT_EXP_BITS
+            )
+            self._vct_ctx = ctx
+            self._vct_ctl = ctx.ctl.copy()
+        else:
+            ctx.ctl[:] = self._vct_ctl
+            ctx.tt_keys[:] = 0
+            ctx.tt_val[:] = 0
+            ctx.exp_keys[:] = 0
+            ctx.vcf_keys[:] = 0
+            ctx.marks[:] = 0
+            ctx.marks2[:] = 0
+            ctx.seen[:] = 0
+        return ctx
+
+    def _root_vct(self, board, st, tb, start, movetime, nodes) -> SearchResult | None:
+        """The threat solver at the root: a proven win of the side to move within
+        ``ROOT_VCT_SHARE`` percent of the time (or node) budget, as a search result, or None.
+        A depth-only search has no budget to share and runs no VCT."""
+        self.root_vct_stats = {}
+        share = self._search_params["ROOT_VCT_SHARE"]
+        if share <= 0 or (movetime is None and nodes is None) or self.stop_flag[0] != 0:
+            return None
+        t0 = time.process_time()
+        ctx = self._vct_context(st.cells.shape[0])
+        if nodes is not None:
+            ctx.ctl[VT.K_NODE_LIMIT] = max(1, nodes * share // 100)
+        watchdog = None
+        if movetime is not None:
+            watchdog = _Watchdog(self._vct_stop, start + movetime * share / 100)
+            watchdog.start()
+        try:
+            line = VT.solve(st, tb, ctx, max_depth=self._search_params["ROOT_VCT_DEPTH"])
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+        used = int(ctx.ctl[VT.K_NODES])
+        moves = [self._to_move(p) for p in line] if line else []
+        won = bool(moves) and _replays_as_win(board, moves)
+        self.root_vct_stats = {
+            "nodes": used,
+            "cpu": time.process_time() - t0,
+            "proved": int(won),
+            "rejected": int(bool(moves) and not won),
+        }
+        if not won:
+            return None
+        score = S.WIN - len(moves)
+        elapsed = time.perf_counter() - start
+        line1 = PVLine(moves[0], score, moves)
+        return SearchResult(
+            moves[0],
+            score,
+            win_probability(score),
+            moves,
+            len(moves),
+            len(moves),
+            used,
+            int(used / elapsed) if elapsed > 0 else 0,
+            elapsed,
+            [line1],
+        )
 
     def allocate_time(self, board: Board, time_left: float, increment: float = 0.0) -> float:
         """Seconds to spend on this move from a clock: a share of the time left (more in the
@@ -521,6 +632,43 @@ class Engine:
             delta *= 2
             if delta > 1000:
                 alpha, beta = -S.INF, S.INF
+
+
+def _replays_as_win(board: Board, line: list[Move]) -> bool:
+    """Whether ``line`` (attacker first) is legal from ``board`` and ends with the attacker's
+    five, or with its four that the defender cannot block (two winning points, or the only one
+    forbidden to Renju black): a guard against a line read from a table cut short by a stop."""
+    attacker = board.to_move
+    replay = board.copy()
+    try:
+        for m in line:
+            if replay.is_over or not replay.is_legal(m):
+                return False
+            replay.play(m)
+    except Exception:  # noqa: BLE001 - any illegal move: not a win
+        return False
+    if replay.is_over:
+        return replay.winner == attacker
+    if len(line) % 2 == 0:
+        return False  # the defender moved last
+    stride = rules.padded_stride(replay.width)
+    cells = replay.cells
+    fives = []
+    for y in range(replay.height):
+        for x in range(replay.width):
+            p = int(rules.to_pos(x, y, stride))
+            if cells[p] == rules.EMPTY and rules.makes_five(
+                cells, stride, p, attacker, replay.rule_code
+            ):
+                fives.append(p)
+    if len(fives) >= 2:
+        return True
+    return (
+        len(fives) == 1
+        and replay.rule_code == rules.RENJU
+        and attacker == rules.WHITE
+        and bool(rules.is_forbidden(cells, stride, fives[0]))
+    )
 
 
 class _Watchdog(threading.Thread):

@@ -47,6 +47,12 @@ TACTICAL_OPP = 4
 # move-count pruning applies up to this remaining depth
 LMP_DEPTH = 12
 
+# the threat solver at the root: before a search with a time limit (or a node limit only),
+# the VCT solver looks for a win of the side to move with this percent of the budget (0: off)
+# and at most this many attacker moves; a proof is played at once
+ROOT_VCT_SHARE = 10
+ROOT_VCT_DEPTH = 10
+
 # the names Engine(params=...) may override
 TUNABLE = (
     "PATTERN_VALUE",
@@ -61,4 +67,6 @@ TUNABLE = (
     "TACTICAL_OWN",
     "TACTICAL_OPP",
     "LMP_DEPTH",
+    "ROOT_VCT_SHARE",
+    "ROOT_VCT_DEPTH",
 )
