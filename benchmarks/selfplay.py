@@ -1,16 +1,19 @@
 """Self-play between two configurations of the Gomoku engine (in-process, one game at a time).
 
     python benchmarks/selfplay.py --rule freestyle --movetime 0.1 --b-off null_move
+    python benchmarks/selfplay.py --movetime 0.1 --b-root-vct 0   # root VCT on (A) vs off (B)
 
 Every opening of the 26 canonical Renju openings is played twice, colours swapped. Prints
 W/D/L from engine A's side and an Elo estimate with a 95% interval (normal approximation on
-the game scores). Used to measure each search change; results go to docs/engine.md.
+the game scores). Used to measure each search change; results go to docs/engine.md. With
+``--vct-stats``, also how often each engine's root VCT proved a win and its cost per move.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import statistics
 import sys
 import time
 
@@ -68,8 +71,10 @@ def play(
     size: int,
     movetime: float | None,
     nodes: int | None,
+    stats: dict | None = None,
 ) -> float:
-    """One game; returns A's score (1, 0.5, 0)."""
+    """One game; returns A's score (1, 0.5, 0). ``stats[engine]`` collects the root VCT's
+    figures of each of that engine's moves (``Engine.root_vct_stats``)."""
     board = Board.from_moves(opening, size, rule, forbidden="loses")
     a.new_game()
     b.new_game()
@@ -77,6 +82,8 @@ def play(
         black_to_move = board.to_move == 1
         engine = a if black_to_move == a_black else b
         result = engine.search(board, movetime=movetime, nodes=nodes)
+        if stats is not None and engine.root_vct_stats:
+            stats.setdefault(engine, []).append(dict(engine.root_vct_stats, time=result.time))
         board.play(result.move)
     if board.winner == 0:
         return 0.5
@@ -95,17 +102,41 @@ def parse_params(items: list[str]) -> dict:
 
 
 def make_engine(
-    rule: str, size: int, off: list[str], params: list[str], threads: int = 1
+    rule: str,
+    size: int,
+    off: list[str],
+    params: list[str],
+    threads: int = 1,
+    root_vct: int | None = None,
 ) -> Engine:
     """An engine (16 MB table, ``threads`` search threads) with the features ``off`` switched
-    off and the ``NAME=VALUE`` ``params`` set."""
+    off, the ``NAME=VALUE`` ``params`` set and ``root_vct`` (if given) as ROOT_VCT_SHARE."""
+    p = parse_params(params)
+    if root_vct is not None:
+        p["ROOT_VCT_SHARE"] = root_vct
     return Engine(
         rule,
         size,
         hash_mb=16,
         threads=threads,
         features={f: False for f in off},
-        params=parse_params(params),
+        params=p,
+    )
+
+
+def vct_report(name: str, moves: list[dict]) -> str:
+    """One line: moves that ran the root VCT, proofs, median CPU ms and df-pn nodes a move."""
+    if not moves:
+        return f"{name}: root VCT never ran"
+    cpu = [1000 * m["cpu"] for m in moves]
+    proved = sum(int(m["proved"]) for m in moves)
+    rejected = sum(int(m.get("rejected", 0)) for m in moves)
+    return (
+        f"{name}: root VCT ran on {len(moves)} moves, proved {proved} ({rejected} lines "
+        f"rejected), CPU ms a move median {statistics.median(cpu):.2f} "
+        f"(90th pct {sorted(cpu)[int(0.9 * (len(cpu) - 1))]:.2f}, max {max(cpu):.2f}), "
+        f"nodes median {statistics.median(m['nodes'] for m in moves):.0f}; longest search "
+        f"{max(m['time'] for m in moves):.3f} s"
     )
 
 
@@ -122,11 +153,21 @@ def main() -> None:
     ap.add_argument("--b-param", nargs="*", default=[], help="NAME=VALUE for engine B")
     ap.add_argument("--a-threads", type=int, default=1, help="search threads of engine A")
     ap.add_argument("--b-threads", type=int, default=1, help="search threads of engine B")
+    ap.add_argument(
+        "--a-root-vct", type=int, default=None, help="engine A's ROOT_VCT_SHARE (0: off)"
+    )
+    ap.add_argument(
+        "--b-root-vct", type=int, default=None, help="engine B's ROOT_VCT_SHARE (0: off)"
+    )
+    ap.add_argument(
+        "--vct-stats", action="store_true", help="report the root VCT's proofs and cost"
+    )
     args = ap.parse_args()
     if args.movetime is None and args.nodes is None:
         args.movetime = 0.1
-    a = make_engine(args.rule, args.size, args.a_off, args.a_param, args.a_threads)
-    b = make_engine(args.rule, args.size, args.b_off, args.b_param, args.b_threads)
+    a = make_engine(args.rule, args.size, args.a_off, args.a_param, args.a_threads, args.a_root_vct)
+    b = make_engine(args.rule, args.size, args.b_off, args.b_param, args.b_threads, args.b_root_vct)
+    stats: dict | None = {} if args.vct_stats else None
     total = 0.0
     games = 0
     wins = draws = losses = 0
@@ -134,7 +175,15 @@ def main() -> None:
     for opening in OPENINGS[: args.openings]:
         for a_black in (True, False):
             s = play(
-                a, b, opening.split(), a_black, args.rule, args.size, args.movetime, args.nodes
+                a,
+                b,
+                opening.split(),
+                a_black,
+                args.rule,
+                args.size,
+                args.movetime,
+                args.nodes,
+                stats,
             )
             total += s
             games += 1
@@ -155,6 +204,9 @@ def main() -> None:
         f"nodes={args.nodes}: {games} games +{wins} ={draws} -{losses}, "
         f"elo {d:+.0f} +- {err:.0f}"
     )
+    if stats is not None:
+        print(vct_report("A", stats.get(a, [])))
+        print(vct_report("B", stats.get(b, [])))
 
 
 if __name__ == "__main__":
