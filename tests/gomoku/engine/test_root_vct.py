@@ -1,0 +1,127 @@
+"""The VCT solver at the root of a search: a proven threat win is played at once, with a mate
+score and a line that replays as a win; switched off, the search is the plain one; a stop
+during the VCT ends the search promptly."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from plies.gomoku import Board, rules
+from plies.gomoku.engine import api
+from plies.gomoku.engine import search as S
+from plies.gomoku.engine.api import Engine
+
+from .helpers import algebraic, quintet_problems
+from .test_vct import _pos, problem_board, verify_vct
+
+WAIT = 60.0
+
+
+def quintet(name: str) -> tuple[dict, Board]:
+    problem = next(p for p in quintet_problems() if p["name"] == name)
+    return problem, problem_board(problem)
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine("renju", 15, hash_mb=4)
+
+
+@pytest.fixture(scope="module")
+def engine_off() -> Engine:
+    return Engine("renju", 15, hash_mb=4, params={"ROOT_VCT_SHARE": 0})
+
+
+def assert_proven_win(board: Board, result, first: str) -> None:
+    assert algebraic(result.move) == first
+    assert result.score == S.WIN - len(result.pv) and result.score > S.WIN_BOUND
+    assert result.win_probability == 1.0 and result.score_text == f"win in {len(result.pv)}"
+    assert result.depth == len(result.pv) and result.pv[0] == result.move
+    assert [line.move for line in result.lines] == [result.move]
+    verify_vct(board.cells, 15, 15, rules.RENJU, board.to_move, [_pos(m, 15) for m in result.pv])
+    replay = board.copy()
+    replay.play_moves(result.pv)
+    assert replay.winner == board.to_move or not replay.is_over  # a four black cannot block
+
+
+@pytest.mark.parametrize("name", ["test_vct_black", "test_vct_fukumi_move"])
+def test_a_timed_search_plays_the_proven_vct(engine: Engine, name: str) -> None:
+    problem, board = quintet(name)
+    assert engine.vcf(board) is None  # a threat win, not a VCF the search's leaves could see
+    reports = []
+    result = engine.search(board, movetime=2.0, info=reports.append)
+    assert engine.root_vct_stats["proved"] == 1
+    assert_proven_win(board, result, problem["solution"][0])
+    assert reports and reports[-1].move == result.move and reports[-1].score == result.score
+
+
+def test_a_node_limited_search_gives_the_vct_its_share(engine: Engine) -> None:
+    problem, board = quintet("test_vct_fukumi_move")
+    nodes = 20_000
+    result = engine.search(board, nodes=nodes)
+    share = engine._search_params["ROOT_VCT_SHARE"]
+    assert 0 < engine.root_vct_stats["nodes"] <= nodes * share // 100
+    assert_proven_win(board, result, problem["solution"][0])
+    assert result.nodes == engine.root_vct_stats["nodes"]
+
+
+def test_switched_off_the_search_is_the_plain_one(engine: Engine, engine_off: Engine) -> None:
+    _, board = quintet("test_vct_fukumi_move")
+    off = engine_off.search(board, nodes=20_000)
+    assert engine_off.root_vct_stats == {}
+    assert off.score < S.WIN_BOUND  # the plain search does not see this win within 20,000
+    assert off.nodes > 19_000  # and spends the whole budget on its own iterations
+
+
+def test_no_root_vct_at_fixed_depth_nor_with_multipv(engine: Engine) -> None:
+    _, board = quintet("test_vct_fukumi_move")
+    engine.search(board, depth=2)
+    assert engine.root_vct_stats == {}
+    result = engine.search(board, nodes=20_000, multipv=2)
+    assert engine.root_vct_stats == {} and len(result.lines) == 2
+
+
+def test_a_stop_during_the_root_vct_returns_promptly(monkeypatch: pytest.MonkeyPatch) -> None:
+    # an unsolved quintet bench problem: the VCT, given the whole of a long budget, runs on
+    engine = Engine("renju", 15, hash_mb=4, params={"ROOT_VCT_SHARE": 100, "ROOT_VCT_DEPTH": 30})
+    _, board = quintet("bench_vct_black")
+    started = threading.Event()
+    solve = api.VT.solve
+
+    def announced_solve(*args, **kwargs):
+        started.set()
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr(api.VT, "solve", announced_solve)
+    out = {}
+
+    def run() -> None:
+        out["result"] = engine.search(board, movetime=60.0)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    assert started.wait(WAIT)
+    time.sleep(0.2)
+    stopped = time.perf_counter()
+    engine.stop()
+    thread.join(WAIT)
+    assert not thread.is_alive()
+    assert time.perf_counter() - stopped < 1.0
+    result = out["result"]
+    assert engine.root_vct_stats["proved"] == 0 and engine.root_vct_stats["nodes"] > 0
+    assert result.move is not None and board.is_legal(result.move)
+
+
+def test_the_root_vct_keeps_to_its_share_of_the_time() -> None:
+    engine = Engine("renju", 15, hash_mb=4, params={"ROOT_VCT_SHARE": 50, "ROOT_VCT_DEPTH": 30})
+    _, board = quintet("bench_vct_black")
+    for movetime in (0.05, 0.2):
+        start = time.perf_counter()
+        result = engine.search(board, movetime=movetime)
+        elapsed = time.perf_counter() - start
+        assert engine.root_vct_stats["proved"] == 0 and engine.root_vct_stats["nodes"] > 0
+        assert elapsed < movetime + 0.25  # generous: two cores shared by several processes
+        assert result.depth >= 1  # the search after it still had time for an iteration
