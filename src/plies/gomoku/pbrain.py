@@ -718,6 +718,7 @@ class Brain:
             movetime=budget.hard,
             multipv=multipv,
             info=on_iteration,
+            target=budget.soft,  # the root threat solver's share comes from the soft time
         )
         return result
 

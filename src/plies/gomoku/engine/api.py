@@ -342,22 +342,27 @@ class Engine:
         time_left: float | None = None,
         increment: float = 0.0,
         info=None,
+        target: float | None = None,
     ) -> SearchResult:
         """Search ``board`` for the side to move within the given limits.
 
         ``depth`` plies, ``nodes``, ``movetime`` seconds, or a clock (``time_left`` seconds and
         ``increment``); with no limit, depth 8. ``info`` is called with a :class:`SearchResult`
-        after each completed iteration. With ``multipv`` > 1, ``result.lines`` holds the best
+        after each completed iteration. ``target``: the seconds the caller means to spend when
+        ``movetime`` is only its deadline (it stops the search itself); the root threat
+        solver's share is taken from it. With ``multipv`` > 1, ``result.lines`` holds the best
         lines, best first (``result.move`` is line 1's move). :meth:`stop` ends it early; to
         stop it from another thread before it has started, announce it with :meth:`begin`.
         """
         self._claim()
         try:
-            return self._search(board, depth, nodes, movetime, multipv, time_left, increment, info)
+            return self._search(
+                board, depth, nodes, movetime, multipv, time_left, increment, info, target
+            )
         finally:
             self._release()
 
-    def _search(self, board, depth, nodes, movetime, multipv, time_left, increment, info):
+    def _search(self, board, depth, nodes, movetime, multipv, time_left, increment, info, target):
         self._check_board(board)
         if board.is_over:
             raise InvalidOption("the game is over: nothing to search")
@@ -381,7 +386,8 @@ class Engine:
             st, tb = ST.state_from_board(board, self.tables)
             result = None
             if multipv == 1:
-                result = self._root_vct(board, st, tb, start, movetime, nodes)
+                vct_time = movetime if target is None or movetime is None else min(target, movetime)
+                result = self._root_vct(board, st, tb, start, vct_time, nodes)
                 vct_nodes = int(self.root_vct_stats.get("nodes", 0))
             if result is not None:
                 if info is not None:
