@@ -37,6 +37,7 @@ from plies.gomoku.engine.state import (
     C_FORBID,
     C_FOUR,
     C_FOUR_THREE,
+    C_THREE,
     C_THREE2,
     CHECK_FLAG,
     I_PLY,
@@ -92,7 +93,9 @@ F_QTHREE = 7  # at the horizon, answer an opponent open three instead of evaluat
 F_CONTHIST = 8  # continuation history: order quiet moves by their record after the last move
 F_RAZOR = 9  # razoring: a hopeless quiet node near the horizon drops to the horizon search
 F_IIR = 10  # internal iterative reduction: a node without a table move is searched shallower
-F_COUNT = 11
+F_ROOT_THREATS = 11  # root moves that make an open three are reduced by half as much
+F_RAZOR_THREATS = 12  # no razoring when the side to move has a double-three or four-three cell
+F_COUNT = 13
 FEATURE_NAMES = (
     "tt",
     "lmr",
@@ -105,6 +108,8 @@ FEATURE_NAMES = (
     "continuation_history",
     "razoring",
     "iir",
+    "root_threats",
+    "razor_threats",
 )
 # features on by default: null-move pruning measured weaker in self-play (docs/engine.md)
 DEFAULT_FEATURES = tuple(name != "null_move" for name in FEATURE_NAMES)
@@ -584,9 +589,14 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         and depth <= 2
         and abs(alpha) < WIN_BOUND
         and static_eval + RAZOR_MARGIN * depth < alpha
+        and not (
+            features[F_RAZOR_THREATS] and st.counts[s, C_THREE2] + st.counts[s, C_FOUR_THREE] > 0
+        )
     ):
         # razoring: far below alpha with no threat to answer; if the horizon search (VCF and
-        # open-three answers) confirms it, trust it
+        # open-three answers) confirms it, trust it. Not with an own double three or
+        # four-three to make: a win the horizon's VCF probe cannot see, whatever the static
+        # value says
         razor = pvs(st, tb, ctx, alpha, alpha + 1, np.int64(0), ply, prev)
         if razor <= alpha:
             return razor
@@ -707,6 +717,10 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                 r = np.int64(ctx.lmr[min(depth, 63), min(tried, MAX_MOVES - 1)])
                 if pv_node and r > 0:
                     r -= 1
+                if ply == 0 and own >= C_THREE and own != C_FORBID and features[F_ROOT_THREATS]:
+                    # a root move making an open three may start a win that only a search
+                    # to nearly full depth sees (docs/engine.md "Root threats")
+                    r //= 2
                 if r > new_depth - 1:
                     r = new_depth - 1
                 if r < 0:
