@@ -41,16 +41,18 @@ def _run_through_centre(line: tuple[int, ...], own: int) -> tuple[int, int]:
     return lo, hi
 
 
-def _winning_points(line: tuple[int, ...], own: int, rule: int) -> int:
-    count = 0
+def _winning_runs(line: tuple[int, ...], own: int, rule: int) -> list[tuple[int, int, int]]:
+    """(cell, lo, hi) for every empty cell where one more own stone wins through the centre."""
+    out = []
     for e in range(11):
         if e == 5 or line[e] != EMPTY:
             continue
         trial = list(line)
         trial[e] = own
         a, b = _run_through_centre(tuple(trial), own)
-        count += a <= e <= b and _wins(tuple(trial), a, b, own, rule)
-    return count
+        if a <= e <= b and _wins(tuple(trial), a, b, own, rule):
+            out.append((e, a, b))
+    return out
 
 
 @cache
@@ -62,17 +64,9 @@ def reference(line: tuple[int, ...], own: int, rule: int) -> int:
         return P.F5
     if hi - lo + 1 >= 5:
         return P.FORBID if (rule == rules.RENJU and own == BLACK and hi - lo >= 5) else P.DEAD
-    fours = set()
-    points = 0
-    for e in range(11):
-        if e == 5 or line[e] != EMPTY:
-            continue
-        trial = list(line)
-        trial[e] = own
-        a, b = _run_through_centre(tuple(trial), own)
-        if a <= e <= b and _wins(tuple(trial), a, b, own, rule):
-            points += 1
-            fours.add(frozenset(range(a, b + 1)) - {e})
+    runs = _winning_runs(line, own, rule)
+    points = len(runs)
+    fours = {frozenset(range(a, b + 1)) - {e} for e, a, b in runs}
     if points:
         if points >= 2 and rule in (rules.CARO, rules.CARO5):
             # one opponent stone that leaves no winning point (it caps the other five's end)
@@ -81,7 +75,7 @@ def reference(line: tuple[int, ...], own: int, rule: int) -> int:
                     continue
                 trial = list(line)
                 trial[g] = 3 - own
-                if not _winning_points(tuple(trial), own, rule):
+                if not _winning_runs(tuple(trial), own, rule):
                     return P.B4
         if len(fours) >= 2:
             return P.FORBID if (rule == rules.RENJU and own == BLACK) else P.F4

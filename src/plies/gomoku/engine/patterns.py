@@ -83,17 +83,22 @@ def _run(line, own: int):
 
 
 @njit(cache=True, nogil=True)
+def _win_with(line, own: int, rule: int, e: int):
+    """(whether an own stone on the empty cell ``e`` makes a winning line through the (own)
+    centre, the run through the centre then as (lo, hi))."""
+    line[e] = own
+    a, b = _run(line, own)
+    win = (a <= e <= b) and rules.five_in_direction(line, CENTRE, 1, own, rule)
+    line[e] = 0
+    return win, a, b
+
+
+@njit(cache=True, nogil=True)
 def _wins_somewhere(line, own: int, rule: int) -> bool:
     """Whether one more own stone on an empty cell of the window makes a winning line through
     the (own) centre."""
     for e in range(1, LINE_LEN - 1):
-        if e == CENTRE or line[e] != 0:
-            continue
-        line[e] = own
-        a, b = _run(line, own)
-        win = (a <= e <= b) and rules.five_in_direction(line, CENTRE, 1, own, rule)
-        line[e] = 0
-        if win:
+        if e != CENTRE and line[e] == 0 and _win_with(line, own, rule, e)[0]:
             return True
     return False
 
@@ -134,10 +139,7 @@ def _classify_fours(line, own: int, rule: int) -> int:
     for e in range(1, LINE_LEN - 1):
         if e == CENTRE or line[e] != 0:
             continue
-        line[e] = own
-        a, b = _run(line, own)
-        win = (a <= e <= b) and rules.five_in_direction(line, CENTRE, 1, own, rule)
-        line[e] = 0
+        win, a, b = _win_with(line, own, rule, e)
         if not win:
             continue
         points += 1
