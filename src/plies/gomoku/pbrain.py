@@ -128,11 +128,14 @@ def thread_bytes(width: int, height: int) -> int:
     return 4 * cells * cells + 6 * 1024 * 1024
 
 
-def hash_mb_for(max_memory: int, baseline: int, width: int, height: int, threads: int) -> float:
-    """Hash size in MB under ``max_memory`` bytes (0 = the default), given the baseline RSS."""
+def hash_mb_for(
+    max_memory: int, baseline: int, width: int, height: int, threads: int, fixed: int = 0
+) -> float:
+    """Hash size in MB under ``max_memory`` bytes (0 = the default), given the baseline RSS
+    and ``fixed`` bytes the engine holds besides its hash and threads (the root VCT's tables)."""
     if max_memory <= 0:
         return float(DEFAULT_HASH_MB)
-    free = max_memory - baseline - MEMORY_SLACK - threads * thread_bytes(width, height)
+    free = max_memory - baseline - MEMORY_SLACK - fixed - threads * thread_bytes(width, height)
     return max(0.25, min(4096.0, free / (1024 * 1024)))
 
 
@@ -628,6 +631,7 @@ class Brain:
     def _ensure_engine(self) -> Any:
         """The engine for the current rule, size, threads and memory (re-created on change)."""
         from plies.gomoku.engine import Engine
+        from plies.gomoku.engine.api import root_vct_bytes
 
         game = self._game()
         rule, _ = rule_from_info(int(self.info["rule"]))
@@ -641,7 +645,12 @@ class Brain:
                 gc.collect()
             baseline = rss_bytes() or self.baseline_rss or FALLBACK_RSS
             hash_mb = hash_mb_for(
-                int(self.info["max_memory"]), baseline, game.width, game.height, threads
+                int(self.info["max_memory"]),
+                baseline,
+                game.width,
+                game.height,
+                threads,
+                root_vct_bytes(rule, game.width, game.height),
             )
             self.engine = Engine(
                 rule,

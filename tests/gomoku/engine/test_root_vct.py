@@ -118,6 +118,7 @@ def test_a_stop_during_the_root_vct_returns_promptly(monkeypatch: pytest.MonkeyP
 def test_the_root_vct_keeps_to_its_share_of_the_time() -> None:
     engine = Engine("renju", 15, hash_mb=4, params={"ROOT_VCT_SHARE": 50, "ROOT_VCT_DEPTH": 30})
     _, board = quintet("bench_vct_black")
+    engine.search(board, movetime=0.05)  # untimed: any kernel still to load is loaded here
     for movetime in (0.05, 0.2):
         start = time.perf_counter()
         result = engine.search(board, movetime=movetime)
@@ -136,3 +137,10 @@ def test_the_root_vct_share_comes_from_the_target_time() -> None:
     assert engine.root_vct_stats["proved"] == 0 and engine.root_vct_stats["nodes"] > 0
     assert engine.root_vct_stats["cpu"] < 0.5
     assert result.move is not None and board.is_legal(result.move)
+
+
+def test_root_vct_bytes_is_what_the_engine_allocates() -> None:
+    engine = Engine("caro", 20, hash_mb=1)
+    ctx = engine._vct_context((20 + 2 * rules.PAD) ** 2)
+    own = sum(a.nbytes for a in ctx if hasattr(a, "nbytes")) - ctx.pot.nbytes - ctx.pwin.nbytes
+    assert api.root_vct_bytes("caro", 20, 20) == own

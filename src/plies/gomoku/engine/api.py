@@ -36,6 +36,20 @@ ROOT_VCT_TT_BITS = 18
 ROOT_VCT_EXP_BITS = 14
 
 
+def root_vct_bytes(rule: str | int, width: int, height: int) -> int:
+    """Memory of an engine's root VCT context for ``rule`` on a ``width`` x ``height`` board
+    (its own arrays; the rule's potential tables are shared by every context of the process,
+    and built here if they were not yet)."""
+    cells = (width + 2 * PAD) * (height + 2 * PAD)
+    ctx = VT.new_context(cells, rule_code(rule), None, 0, 0)  # one-entry tables: sizes scale
+    fixed = sum(a.nbytes for a in ctx if isinstance(a, np.ndarray))
+    fixed -= ctx.tt_keys.nbytes + ctx.tt_val.nbytes + ctx.exp_keys.nbytes + ctx.exp_data.nbytes
+    fixed -= ctx.pot.nbytes + ctx.pwin.nbytes
+    tt = (1 << ROOT_VCT_TT_BITS) * (ctx.tt_keys.itemsize + ctx.tt_val[0].nbytes)
+    exp = (1 << ROOT_VCT_EXP_BITS) * (ctx.exp_keys.itemsize + ctx.exp_data[0].nbytes)
+    return fixed + tt + exp
+
+
 def win_probability(score: int) -> float:
     """The documented sigmoid from a score (side to move's view) to its win probability."""
     if score > S.WIN_BOUND:
