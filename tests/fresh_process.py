@@ -1,4 +1,5 @@
-"""Run a script in two fresh Python processes in a row (the second loads numba's cache).
+"""Fresh Python processes for the tests: a script run twice in a row (the second loads numba's
+cache), and the ``plies`` command as a user runs it.
 
 A cached kernel that calls a recursive cached kernel crashed only when loaded from the cache
 (DESIGN.md), so every engine keeps a test that runs its search twice this way.
@@ -6,8 +7,12 @@ A cached kernel that calls a recursive cached kernel crashed only when loaded fr
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 
 def run_twice(script: str, timeout: float = 600) -> list[str]:
@@ -21,3 +26,15 @@ def run_twice(script: str, timeout: float = 600) -> list[str]:
         assert proc.returncode == 0, proc.stderr[-2000:]
         outputs.append(proc.stdout)
     return outputs
+
+
+def run_plies(
+    args: list[str], stdin: str = "", timeout: float = 120
+) -> subprocess.CompletedProcess:
+    """``python -m plies.cli *args`` in a new interpreter with this checkout's ``src`` first on
+    the path, ``stdin`` as its input; the finished process (text output captured)."""
+    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return subprocess.run(
+        [sys.executable, "-m", "plies.cli", *args],
+        input=stdin, capture_output=True, text=True, timeout=timeout, env=env,
+    )  # fmt: skip

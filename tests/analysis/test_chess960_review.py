@@ -4,9 +4,6 @@ an exact mate by castling, the cache key, the JSON and HTML reports, and the var
 still refused. Small fixed node budgets (one thread): deterministic."""
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import chess
@@ -14,6 +11,7 @@ import chess.pgn
 import pytest
 from click.testing import CliRunner
 
+from fresh_process import run_plies
 from plies.analysis.chess import ChessJob, cache_key, load_pgn, load_pgn_games, review_game
 from plies.analysis.report.chessboard import best_line_arrows
 from plies.analysis.report.html import render_html
@@ -196,12 +194,7 @@ def test_cli_crazyhouse_exit_2(tmp_path, capsys):
         "Chess960)\n"
     )
     # the real command, on stdin
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.run(
-        [sys.executable, "-m", "plies.cli", "analyze", "-"],
-        input=CRAZYHOUSE, capture_output=True, text=True, timeout=120, env=env,
-    )  # fmt: skip
+    proc = run_plies(["analyze", "-"], CRAZYHOUSE)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.splitlines() == [
         "error: <stdin>: the variant 'Crazyhouse' cannot be reviewed (only standard chess and "

@@ -3,16 +3,14 @@ and in two, an allowed mate, an only move, best moves), both languages, the JSON
 HTML report and the CLI. Small fixed node budgets (one thread): deterministic."""
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import chess
 import pytest
 from click.testing import CliRunner
 
+from fresh_process import run_plies
 from plies.analysis.chess import (
     load_pgn,
     load_pgn_games,
@@ -333,13 +331,8 @@ def test_cli_multi_game_errors(tmp_path, capsys):
 
 def test_cli_bad_pgn_in_a_fresh_process(tmp_path):
     """The real command: one line on stderr (python-chess logs nothing), exit status 2."""
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
     bad = TWO_GAMES + '\n[Event "Three"]\n\n1. e4 e5 2. Ke3 *\n'
-    proc = subprocess.run(
-        [sys.executable, "-m", "plies.cli", "analyze", "-"],
-        input=bad, capture_output=True, text=True, timeout=120, env=env,
-    )  # fmt: skip
+    proc = run_plies(["analyze", "-"], bad)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.splitlines() == [
         "error: <stdin>: game 3: bad PGN: illegal san: 'Ke3' in "
