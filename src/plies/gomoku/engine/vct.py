@@ -702,7 +702,9 @@ def _expand(st, tb, ctx, kind: int, level: int) -> int:
         if n == 0:
             ctx.ctl[K_TERM_LEN] = 2
             return EXP_WIN
-        return min(n, out.shape[0])
+        if n > out.shape[0]:
+            return EXP_LOSS  # more than we can hold: give up (never claim an unproved win)
+        return n
     if fives == 1:
         b = _five_cell(st, o)
         if V.forbidden_for(st, side, b):
