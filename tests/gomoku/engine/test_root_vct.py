@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from plies.errors import InvalidOption
 from plies.gomoku import Board, rules
 from plies.gomoku.engine import api
 from plies.gomoku.engine import search as S
@@ -144,3 +145,10 @@ def test_root_vct_bytes_is_what_the_engine_allocates() -> None:
     ctx = engine._vct_context((20 + 2 * rules.PAD) ** 2)
     own = sum(a.nbytes for a in ctx if hasattr(a, "nbytes")) - ctx.pot.nbytes - ctx.pwin.nbytes
     assert api.root_vct_bytes("caro", 20, 20) == own
+
+
+@pytest.mark.parametrize("target", [-1.0, float("nan")])
+def test_a_bad_target_is_a_one_line_error(engine: Engine, target: float) -> None:
+    _, board = quintet("test_vct_black")
+    with pytest.raises(InvalidOption, match="target must be a non-negative number of seconds"):
+        engine.search(board, movetime=0.1, target=target)

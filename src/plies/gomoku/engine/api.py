@@ -382,6 +382,8 @@ class Engine:
             raise InvalidOption("the game is over: nothing to search")
         if multipv < 1:
             raise InvalidOption(f"multipv must be at least 1, not {multipv}")
+        if target is not None and not target >= 0:
+            raise InvalidOption(f"target must be a non-negative number of seconds, not {target}")
         if movetime is None and time_left is not None:
             movetime = self.allocate_time(board, time_left, increment)
         if depth is None and nodes is None and movetime is None:
