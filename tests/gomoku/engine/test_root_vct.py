@@ -130,11 +130,12 @@ def test_the_root_vct_keeps_to_its_share_of_the_time() -> None:
 
 
 def test_the_root_vct_share_comes_from_the_target_time() -> None:
-    # movetime is only the deadline here (as in the brain): half of the 0.1 s target is the
-    # VCT's, not half of the whole second, so bench_vct_black (about 1 s) is not solved
+    # movetime is only the deadline here (as in the brain, which stops the search itself):
+    # half of the 0.1 s target is the VCT's, not half of the 6 s, in which it would prove
+    # bench_vct_black (about 1 s)
     engine = Engine("renju", 15, hash_mb=4, params={"ROOT_VCT_SHARE": 50, "ROOT_VCT_DEPTH": 30})
     _, board = quintet("bench_vct_black")
-    result = engine.search(board, movetime=1.0, target=0.1)
+    result = engine.search(board, movetime=6.0, target=0.1, info=lambda r: engine.stop())
     assert engine.root_vct_stats["proved"] == 0 and engine.root_vct_stats["nodes"] > 0
     assert engine.root_vct_stats["cpu"] < 0.5
     assert result.move is not None and board.is_legal(result.move)
