@@ -250,18 +250,7 @@ class Brain:
     def _warmup(self) -> None:
         start = time.perf_counter()
         try:
-            from plies.gomoku import rules
-
-            rules.warmup()
-            self._rules_ready.set()
-            from plies.gomoku.board import Board
-            from plies.gomoku.engine import Engine
-
-            engine = Engine("freestyle", 15, hash_mb=0.25)
-            board = Board.from_moves([(7, 7), (8, 8), (7, 8)], 15)
-            engine.search(board, depth=2)
-            engine.vcf(board, max_nodes=100)
-            del engine
+            load_kernels(self._rules_ready.set)
             self.baseline_rss = rss_bytes()
         except BaseException as exc:  # noqa: BLE001 - reported on the first move
             self.warm_error = f"{type(exc).__name__}: {exc}"
@@ -888,6 +877,23 @@ class Brain:
         ]
         game.own_color, game.own_next = own_color, False
         self._board_cache = None
+
+
+def load_kernels(rules_loaded: Callable[[], None] | None = None) -> None:
+    """Load (or compile, with a cold numba cache) every kernel a game uses: the rules', then
+    (after calling ``rules_loaded``) the engine's, the root VCT's included."""
+    from plies.gomoku import rules
+
+    rules.warmup()
+    if rules_loaded is not None:
+        rules_loaded()
+    from plies.gomoku.board import Board
+    from plies.gomoku.engine import Engine
+
+    engine = Engine("freestyle", 15, hash_mb=0.25)  # the constructor loads the search's kernels
+    board = Board.from_moves([(7, 7), (8, 8), (7, 8)], 15)
+    engine.search(board, depth=2)
+    engine.vcf(board, max_nodes=100)
 
 
 SWAP2_MARGIN = 150  # centi-units: beyond it a swap2 position counts as decided for one side
