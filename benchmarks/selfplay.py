@@ -105,13 +105,14 @@ def make_engine(
     rule: str,
     size: int,
     off: list[str],
-    params: list[str],
+    params: list[str] | dict,
     threads: int = 1,
     root_vct: int | None = None,
 ) -> Engine:
     """An engine (16 MB table, ``threads`` search threads) with the features ``off`` switched
-    off, the ``NAME=VALUE`` ``params`` set and ``root_vct`` (if given) as ROOT_VCT_SHARE."""
-    p = parse_params(params)
+    off, the ``params`` set (``NAME=VALUE`` items or a dict) and ``root_vct`` (if given) as
+    ROOT_VCT_SHARE."""
+    p = dict(params) if isinstance(params, dict) else parse_params(params)
     if root_vct is not None:
         p["ROOT_VCT_SHARE"] = root_vct
     return Engine(
