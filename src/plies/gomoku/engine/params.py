@@ -13,15 +13,17 @@ import numpy as np
 
 from plies.gomoku.engine import patterns as P
 
-#                     dead forbid B1 F1 B2  F2  B3  F3   B4   F4   F5
-PATTERN_VALUE = np.array([0, 0, 1, 3, 4, 14, 18, 60, 70, 400, 2000], dtype=np.int32)
+# PATTERN_VALUE B1..F4, CLASS_BONUS double three / four-three / flex four and ATTACK were
+# tuned by SPSA self-play (benchmarks/spsa.py, session 6; docs/engine.md); the rest by hand.
+#                     dead forbid B1 F1 B2  F2  B3  F3  B4   F4   F5
+PATTERN_VALUE = np.array([0, 0, 3, 0, 2, 13, 19, 70, 97, 390, 2000], dtype=np.int32)
 
 # bonus per threat class (see state.py): none, three, double three, four, four-three,
 # flex four, five, forbidden
-CLASS_BONUS = np.array([0, 0, 180, 0, 350, 600, 0, 0], dtype=np.int32)
+CLASS_BONUS = np.array([0, 0, 165, 0, 287, 497, 0, 0], dtype=np.int32)
 
 # weights of own and opponent cell values in the evaluation, in 64ths
-ATTACK = 72
+ATTACK = 82
 DEFENCE = 64
 
 # score -> win probability scale (centi-units): 1 / (1 + exp(-score / WIN_PROB_SCALE))
