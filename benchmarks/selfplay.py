@@ -2,8 +2,11 @@
 
     python benchmarks/selfplay.py --rule freestyle --movetime 0.1 --b-off null_move
     python benchmarks/selfplay.py --movetime 0.1 --b-root-vct 0   # root VCT on (A) vs off (B)
+    python benchmarks/selfplay.py --nodes 20000 --random-moves 2 --pairs 400 --b-off iir
 
-Every opening of the 26 canonical Renju openings is played twice, colours swapped. Prints
+Every opening of the 26 canonical Renju openings is played twice, colours swapped; with
+``--random-moves K --pairs N``, N openings are drawn instead (a random one of the 26 plus K
+seeded random moves in the central 7x7), each also played with both colours. Prints
 W/D/L from engine A's side and an Elo estimate with a 95% interval (normal approximation on
 the game scores). Used to measure each search change; results go to docs/engine.md. With
 ``--vct-stats``, also how often each engine's root VCT proved a win and its cost per move.
@@ -13,11 +16,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 import sys
 import time
 
-from plies.gomoku import Board
+from plies.gomoku import Board, Move
 from plies.gomoku.engine.api import Engine
 
 OPENINGS = [
@@ -91,6 +95,28 @@ def play(
     return 1.0 if board.winner == a_color else 0.0
 
 
+def random_opening(
+    rng: random.Random, rule: str, size: int, extra: int, bases: list[list[str]]
+) -> list[str]:
+    """One of ``bases`` plus ``extra`` random legal moves in the central 7x7 (fixed-node
+    matches replay the same games from the same opening, so larger matches need more
+    openings than the 26)."""
+    moves = list(rng.choice(bases))
+    board = Board.from_moves(moves, size, rule, forbidden="loses")
+    c = size // 2
+    for _ in range(extra):
+        cells = [
+            Move(x, y)
+            for x in range(c - 3, c + 4)
+            for y in range(c - 3, c + 4)
+            if board.is_legal(Move(x, y))
+        ]
+        move = rng.choice(cells)
+        board.play(move)
+        moves.append(str(move))
+    return moves
+
+
 def parse_params(items: list[str]) -> dict:
     """``NAME=VALUE`` items (a value with commas is a list) into a parameter dict."""
     out = {}
@@ -150,6 +176,14 @@ def main() -> None:
     ap.add_argument("--movetime", type=float, default=None)
     ap.add_argument("--nodes", type=int, default=None)
     ap.add_argument("--openings", type=int, default=26)
+    ap.add_argument(
+        "--random-moves",
+        type=int,
+        default=0,
+        help="add this many seeded random moves (central 7x7) to a random opening per pair",
+    )
+    ap.add_argument("--pairs", type=int, default=None, help="game pairs with --random-moves")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the random openings")
     ap.add_argument("--a-off", nargs="*", default=[], help="features off in engine A")
     ap.add_argument("--b-off", nargs="*", default=[], help="features off in engine B")
     ap.add_argument("--a-param", nargs="*", default=[], help="NAME=VALUE for engine A")
@@ -175,12 +209,20 @@ def main() -> None:
     games = 0
     wins = draws = losses = 0
     start = time.time()
-    for opening in OPENINGS[: args.openings]:
+    openings = [o.split() for o in OPENINGS[: args.openings]]
+    if args.random_moves > 0:
+        rng = random.Random(args.seed)
+        pairs = args.pairs if args.pairs is not None else args.openings
+        openings = [
+            random_opening(rng, args.rule, args.size, args.random_moves, openings)
+            for _ in range(pairs)
+        ]
+    for opening in openings:
         for a_black in (True, False):
             s = play(
                 a,
                 b,
-                opening.split(),
+                opening,
                 a_black,
                 args.rule,
                 args.size,
