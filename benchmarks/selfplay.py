@@ -200,6 +200,10 @@ def main() -> None:
         "--vct-stats", action="store_true", help="report the root VCT's proofs and cost"
     )
     args = ap.parse_args()
+    if args.random_moves < 0:
+        ap.error(f"--random-moves must be 0 or more, not {args.random_moves}")
+    if args.pairs is not None and (args.random_moves == 0 or args.pairs < 1):
+        ap.error("--pairs needs --random-moves and at least one pair")
     if args.movetime is None and args.nodes is None:
         args.movetime = 0.1
     a = make_engine(args.rule, args.size, args.a_off, args.a_param, args.a_threads, args.a_root_vct)

@@ -145,10 +145,14 @@ def main() -> None:
     args = ap.parse_args()
 
     if args.resume:
-        with open(args.state) as f:
-            state = json.load(f)
-        if state["names"] != NAMES:
-            sys.exit(f"{args.state}: tuned parameters differ from this script's")
+        try:
+            with open(args.state) as f:
+                state = json.load(f)
+            names = state["names"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            ap.error(f"cannot resume from {args.state}: {type(exc).__name__}: {exc}")
+        if names != NAMES:
+            ap.error(f"{args.state}: tuned parameters differ from this script's")
     else:
         theta0 = defaults()
         n = args.iterations
