@@ -1,6 +1,7 @@
 """VCT solver (df-pn): the quintet Renju problems, replay-verified with the rules kernels only;
 a position without a VCT; a Renju win through a block forbidden to black; random small
-positions (any line returned must replay as a win); two fresh processes on numba's cache."""
+positions (any line returned must replay as a win); the lazy defender nodes (K_DEFER) give the
+verdicts of full ones; two fresh processes on numba's cache."""
 
 from __future__ import annotations
 
@@ -239,3 +240,60 @@ SCRIPT = textwrap.dedent(
 def test_vct_runs_twice_from_the_cache() -> None:
     outputs = run_twice(SCRIPT)
     assert outputs[0] == outputs[1]
+
+
+def _verdicts_with_and_without_deferral(board: Board) -> list[bool]:
+    """Whether a VCT of at most four tree moves is proved with K_DEFER off and on (no limit
+    but the depth; lines replay-verified)."""
+    verdicts = []
+    for defer in (0, 1):
+        st, tb = ST.state_from_board(board, ST.make_tables(board.rule_code))
+        ctx = VT.new_context(st.cells.shape[0], board.rule_code)
+        ctx.ctl[VT.K_DEFER] = defer
+        ctx.ctl[VT.K_VCF_BUDGET] = 10_000_000
+        line = VT.solve(st, tb, ctx, max_depth=4)
+        assert ctx.ctl[VT.K_ROOT_PN] == 0 or ctx.ctl[VT.K_ROOT_DN] == 0, "the search must finish"
+        verdicts.append(line is not None)
+        if line is not None:
+            verify_vct(board.cells, 9, 9, board.rule_code, board.to_move, line)
+    return verdicts
+
+
+# 9x9 positions (moves from the start) found by random search, where a solver that did not
+# wake a node's deferred fours once its other defences were proven got the verdict wrong: the
+# Caro one it claimed as a win, the others it missed
+DEFER_CASES = [
+    ("caro", False, "3,1 1,7 7,6 6,4 2,5 3,3 6,5 2,7 4,5 2,4 1,4 5,4 4,1 6,1 2,6 7,5"),
+    ("freestyle", True, "6,5 3,5 4,7 2,5 3,6 6,6 6,2 6,1 4,1 1,1 3,2 5,5"),
+    ("renju", True, "1,4 3,1 1,1 4,1 3,3 5,2 3,2 7,2 4,5 6,4 1,5"),
+    ("freestyle", True, "6,3 6,5 7,5 4,5 6,1 3,1 2,1 7,6 2,4 3,2 5,1 6,7 1,2 1,5 4,7 1,1 3,3"),
+    (
+        "freestyle",
+        True,
+        "3,1 2,6 2,5 1,6 5,3 4,5 3,2 6,1 3,5 5,5 7,7 4,7 6,6 1,3 5,7 1,2 4,1 2,7 2,1",
+    ),
+]
+
+
+@pytest.mark.parametrize("rule,win,moves", DEFER_CASES)
+def test_deferred_fours_are_woken_before_a_proof(rule: str, win: bool, moves: str) -> None:
+    board = Board(9, rule)
+    for xy in moves.split():
+        board.play(Move(*map(int, xy.split(","))))
+    assert _verdicts_with_and_without_deferral(board) == [win, win]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rule=hs.sampled_from(["freestyle", "renju", "caro"]),
+    moves=hs.lists(hs.tuples(hs.integers(1, 7), hs.integers(1, 7)), min_size=10, max_size=24),
+)
+def test_deferring_the_defenders_fours_changes_no_verdict(
+    rule: str, moves: list[tuple[int, int]]
+) -> None:
+    # K_DEFER only changes the order of the work (a defender node's lone fours join once its
+    # other defences are proven), so with no limit but the depth both settings must agree
+    board = _random_position(moves, 9, rule)
+    if board is not None:
+        verdicts = _verdicts_with_and_without_deferral(board)
+        assert verdicts[0] == verdicts[1]

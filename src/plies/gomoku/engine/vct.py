@@ -18,6 +18,13 @@ defender move leaves the threat VCF intact, so the defences are complete and a p
 win; every pruning of the attacker's moves only makes the solver miss wins, never claim false
 ones.
 
+A defender node is expanded lazily (``K_DEFER``): the defender's fours that defend nothing
+else (the four cells outside the threat's defences) take no part in its numbers until every
+other defence is proven. A disproof never needs them unless they are the only refutation, and
+then they wake before the node can be proven, so the results are the same as with every child
+at once; only the order of the work changes (the fours delay a win, they rarely stop it, and
+most of the tree is lines that fail).
+
 The tree is searched by depth-first proof-number search (df-pn, Nagai 2002) with the 1+epsilon
 threshold trick (Pawlewicz and Lew 2007), a transposition table of proof and disproof numbers
 keyed by the Zobrist hash, initial proof numbers from a one-ply look-ahead (a three or quiet
@@ -97,7 +104,10 @@ K_QUIET_WIN_WHITE = 25  # candidate (2: the move makes a new four-cell on that l
 K_POT_BYPASS_BLACK = 26  # its potential reaches these (Renju black, others)
 K_POT_BYPASS_WHITE = 27
 K_LOOKAHEAD = 28  # non-zero: a three starts from its defences times this (one-ply look-ahead)
-K_COUNT = 29
+K_DEFER = 29  # non-zero: a defender's fours that defend nothing else wait until the other
+# defences are proven (a lazily expanded AND node)
+K_NREAL = 30  # scratch: children of the last expansion before the deferred fours
+K_COUNT = 31
 
 # ctx.work_i layout: candidate scores, the VCF probe counter, threat centres, narrowing blocks,
 # cells seen by _forbidden_region
@@ -134,6 +144,7 @@ class VctContext(NamedTuple):
     cdn: np.ndarray  # int64[MAX_LEVELS, MAX_CHILDREN]
     clen: np.ndarray  # int64[MAX_LEVELS, MAX_CHILDREN]
     nch: np.ndarray  # int64[MAX_LEVELS]
+    nact: np.ndarray  # int64[MAX_LEVELS] children taking part (the rest deferred)
     thpn: np.ndarray  # int64[MAX_LEVELS] thresholds
     thdn: np.ndarray  # int64[MAX_LEVELS]
     sel: np.ndarray  # int64[MAX_LEVELS] child being searched
@@ -178,6 +189,7 @@ def new_context(
     ctl[K_KILLERS] = 1
     ctl[K_PCT_FOUR] = 100
     ctl[K_LOOKAHEAD] = 2
+    ctl[K_DEFER] = 1
     ctl[K_PCT_THREE] = 50
     ctl[K_PCT_QUIET] = 100
     ctl[K_DEF_DEPTH] = V.MAX_VCF_DEPTH
@@ -204,6 +216,7 @@ def new_context(
         np.zeros((lv, MAX_CHILDREN), dtype=np.int64),
         np.zeros((lv, MAX_CHILDREN), dtype=np.int64),
         np.zeros((lv, MAX_CHILDREN), dtype=np.int64),
+        np.zeros(lv, dtype=np.int64),
         np.zeros(lv, dtype=np.int64),
         np.zeros(lv, dtype=np.int64),
         np.zeros(lv, dtype=np.int64),
@@ -481,8 +494,10 @@ def _defences(st, tb, dfn: int, threat, tlen: int, out, marks, work, seen) -> in
     _null_flip(st, tb)
     if st.counts[d, C_FOUR] + st.counts[d, C_FOUR_THREE] + st.counts[d, C_FLEX4] > 0:
         for p in range(st.cells.shape[0]):
-            if st.cells[p] == EMPTY and (st.cls[d, p] & 7) >= C_FOUR:
-                n = _mark(marks, out, n, p)
+            if st.cells[p] == EMPTY and (st.cls[d, p] & 7) >= C_FOUR and marks[p] == 0:
+                marks[p] = 2  # a four that defends nothing else (see K_DEFER)
+                out[n] = p
+                n += 1
     if nc > 0:
         n = _forbidden_region(st, tb, dfn, threat, tlen, centres, nc, out, marks, n, work, seen)
     # keep only empty cells dfn may play
@@ -649,7 +664,9 @@ def _threat(st, tb, ctx) -> int:
 def _expand(st, tb, ctx, kind: int, level: int) -> int:
     """Generate the children of the current node (``kind`` 0: attacker to move, 1: defender)
     into ``ctx.ch[level]``; returns their count, or ``EXP_WIN`` / ``EXP_LOSS`` for a decided
-    node (with the line length of a win in ``ctl[K_TERM_LEN]``)."""
+    node (with the line length of a win in ``ctl[K_TERM_LEN]``). ``ctl[K_NREAL]``: the
+    children before the deferred ones (-1: none deferred)."""
+    ctx.ctl[K_NREAL] = -1
     side = st.info[I_SIDE]
     s = side - 1
     o = 1 - s
@@ -719,20 +736,31 @@ def _expand(st, tb, ctx, kind: int, level: int) -> int:
         return EXP_LOSS  # the defender wins first
     nd = _defences(st, tb, side, ctx.threat, tlen, ctx.buf, ctx.marks, ctx.work_i, ctx.seen)
     nd = _narrow(st, tb, ctx, side, nd, ctx.threat, tlen)
-    for i in range(nd):
-        ctx.marks[ctx.buf[i]] = 0
     if nd == 0:
         ctx.ctl[K_TERM_LEN] = tlen + 1
         return EXP_WIN
     if nd > out.shape[0]:
+        for i in range(nd):
+            ctx.marks[ctx.buf[i]] = 0
         return EXP_LOSS  # too many to hold: give up (never claim an unproved win)
-    # order: where the attacker is strongest first
+    # order: where the attacker is strongest first; with K_DEFER, the fours that defend
+    # nothing else after all the others
     scores = ctx.work_i[W_SCORES : W_SCORES + nd]
     n = 0
+    real = 0
+    defer = ctx.ctl[K_DEFER] != 0
     for i in range(nd):
         p = ctx.buf[i]
         score = (st.cls[o, p] & 7) * 1000000 + st.val[o, p] + st.val[s, p]
+        if defer and ctx.marks[p] == 2:
+            score -= 100000000
+        else:
+            real += 1
         n = V.insert_sorted(out, scores, n, nd, p, score)
+    for i in range(nd):
+        ctx.marks[ctx.buf[i]] = 0
+    if real > 0:
+        ctx.ctl[K_NREAL] = real
     return n
 
 
@@ -745,7 +773,10 @@ def _expand_cached(st, tb, ctx, kind: int, level: int) -> int:
     if ctx.exp_keys[slot] == key and row[0] != 0:
         ctx.ctl[K_EXP_HITS] += 1
         n = np.int64(row[0])
+        ctx.ctl[K_NREAL] = -1
         if n > 0:
+            ctx.ctl[K_NREAL] = n // 129 - 1
+            n = n % 129
             for i in range(n):
                 ctx.ch[level, i] = row[1 + i]
         return n
@@ -754,7 +785,7 @@ def _expand_cached(st, tb, ctx, kind: int, level: int) -> int:
 
     if n > 0:
         ctx.exp_keys[slot] = key
-        row[0] = n
+        row[0] = n + 129 * (ctx.ctl[K_NREAL] + 1)
         for i in range(n):
             row[1 + i] = ctx.ch[level, i]
     return n
@@ -887,6 +918,7 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
                 phase = 2
                 continue
             ctx.nch[level] = n
+            ctx.nact[level] = n if ctl[K_NREAL] < 0 else ctl[K_NREAL]
             killer = ctx.killer[level] if use_killers else -1
             reply = -1
             if use_killers and st.info[I_PLY] > st.info[8]:
@@ -945,7 +977,8 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
             phase = 1
             continue
         if phase == 1:
-            n = ctx.nch[level]
+            n = ctx.nact[level]
+            deferred = ctx.nch[level] - n
             # this node's numbers from its children's, and the two best children
             best = 0
             second = np.int64(INF)
@@ -979,6 +1012,11 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
                         second = c
                     pn = min(pn + ctx.cpn[level, i], INF - 1)
                     length = max(length, ctx.clen[level, i])
+                if deferred > 0:
+                    if pn == 0:
+                        ctx.nact[level] = ctx.nch[level]  # the rest are proven: wake the fours
+                        continue
+                    pn = min(pn + deferred, INF - 1)
             if pn == 0:
                 dn = np.int64(INF)
             elif dn == 0:
