@@ -156,7 +156,7 @@ def test_quintet_vct_problems_are_solved_and_verified(problem: dict, renju_engin
     board = problem_board(problem)
     before = board.cells.copy()
     # a node limit, not a time limit: deterministic, and numba compiling on a cold cache
-    # cannot make it fail (the largest of these needs about 130,000 df-pn nodes)
+    # cannot make it fail (the largest, bench_vct_small_but_long, needs about 172,000 nodes)
     line = renju_engine.vct(board, max_depth=40, max_nodes=400_000)
     assert line is not None, problem["name"]
     assert np.array_equal(board.cells, before)
