@@ -20,20 +20,9 @@ from plies.gomoku.engine.api import Engine
 
 from .helpers import five_points, problem_stones, quintet_problems
 
-# the quintet VCT problems the solver proves (docs/engine.md has the timings of all of them;
-# bench_vct_unstable is not solved yet)
-FAST = {
-    "test_vct_black",
-    "test_vct_white",
-    "test_vct_counter",
-    "test_vct_forbidden_breaker",
-    "test_vct_fukumi_move",
-    "test_vct_dual_forbiddens",
-    "bench_vct_white",
-    "bench_vct_black",
-    "bench_vct_small_but_long",
-}
-VCT_PROBLEMS = [p for p in quintet_problems() if p["name"] in FAST]
+# the ten quintet VCT problems, all proved since session 8 (docs/engine.md has the timings)
+VCT_PROBLEMS = [p for p in quintet_problems() if p["solver"] != "VCFDFS"]
+assert len(VCT_PROBLEMS) == 10
 
 
 def _local_fives(cells, stride: int, around: int, color: int, rule: int) -> int:
@@ -156,7 +145,7 @@ def test_quintet_vct_problems_are_solved_and_verified(problem: dict, renju_engin
     board = problem_board(problem)
     before = board.cells.copy()
     # a node limit, not a time limit: deterministic, and numba compiling on a cold cache
-    # cannot make it fail (the largest, bench_vct_small_but_long, needs about 172,000 nodes)
+    # cannot make it fail (the largest, bench_vct_unstable, needs about 80,000 nodes)
     line = renju_engine.vct(board, max_depth=40, max_nodes=400_000)
     assert line is not None, problem["name"]
     assert np.array_equal(board.cells, before)

@@ -25,6 +25,11 @@ then they wake before the node can be proven, so the results are the same as wit
 at once; only the order of the work changes (the fours delay a win, they rarely stop it, and
 most of the tree is lines that fail).
 
+At an attacker node below the root, the moves on a line within four steps of the last two
+moves (the attacker's previous threat and the defender's answer) come first and the others
+start at four times their proof number (``K_NEAR_LAST``, ``K_FAR_FACTOR``): a winning line
+mostly builds on what was just played. Only the order changes, never the verdict.
+
 The tree is searched by depth-first proof-number search (df-pn, Nagai 2002) with the 1+epsilon
 threshold trick (Pawlewicz and Lew 2007), a transposition table of proof and disproof numbers
 keyed by the Zobrist hash, initial proof numbers from a one-ply look-ahead (a three or quiet
@@ -106,8 +111,11 @@ K_POT_BYPASS_WHITE = 27
 K_LOOKAHEAD = 28  # non-zero: a three starts from its defences times this (one-ply look-ahead)
 K_DEFER = 29  # non-zero: a defender's fours that defend nothing else wait until the other
 # defences are proven (a lazily expanded AND node)
-K_NREAL = 30  # scratch: children of the last expansion before the deferred fours
-K_COUNT = 31
+K_NREAL = 30  # scratch: children of the last expansion before the deferred fours (defender
+# node) or before the moves away from the last two (attacker node)
+K_NEAR_LAST = 31  # attacker moves within this many line steps of the last two moves go first;
+K_FAR_FACTOR = 32  # the others start at this times their proof number (0: off)
+K_COUNT = 33
 
 # ctx.work_i layout: candidate scores, the VCF probe counter, threat centres, narrowing blocks,
 # cells seen by _forbidden_region
@@ -169,6 +177,7 @@ class VctContext(NamedTuple):
     scratch: np.ndarray  # int64[V.scratch_words()]: the VCF probes' working arrays
     work_i: np.ndarray  # int64[W_SEEN + cells]: scratch of the expansion (W_* layout)
     seen: np.ndarray  # int8[cells]: cells looked at by ``_forbidden_region`` (kept clear)
+    far: np.ndarray  # int8[cells]: the attacker's moves away from the last two (kept clear)
 
 
 def new_context(
@@ -190,6 +199,8 @@ def new_context(
     ctl[K_PCT_FOUR] = 100
     ctl[K_LOOKAHEAD] = 2
     ctl[K_DEFER] = 1
+    ctl[K_NEAR_LAST] = 4
+    ctl[K_FAR_FACTOR] = 4
     ctl[K_PCT_THREE] = 50
     ctl[K_PCT_QUIET] = 100
     ctl[K_DEF_DEPTH] = V.MAX_VCF_DEPTH
@@ -240,6 +251,7 @@ def new_context(
         stop if stop is not None else np.zeros(1, dtype=np.int64),
         np.zeros(V.scratch_words(), dtype=np.int64),
         np.zeros(W_SEEN + cells, dtype=np.int64),
+        np.zeros(cells, dtype=np.int8),
         np.zeros(cells, dtype=np.int8),
     )
 
@@ -347,6 +359,44 @@ def _threat_moves(st, ctx, att: int, out, restrict: bool) -> int:
         score = c * 1000000 + pot * 10000 + st.val[a, p] + st.val[1 - a, p] // 2
         n = V.insert_sorted(out, scores, n, cap, p, score)
     return n
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _near(stride: int, p: int, q: int, dist: int) -> bool:
+    """Whether cells ``p`` and ``q`` share a line and lie at most ``dist`` steps apart."""
+    dx = p % stride - q % stride
+    dy = p // stride - q // stride
+    return (dx == 0 or dy == 0 or dx == dy or dx == -dy) and max(abs(dx), abs(dy)) <= dist
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _near_first(st, ctx, out, n: int) -> None:
+    """Order the attacker's candidates ``out[:n]`` (best first) so that those near the last
+    two moves (``K_NEAR_LAST``) come first, each group in its old order; their count goes to
+    ``ctl[K_NREAL]`` when both groups are non-empty. A winning line mostly builds on what the
+    attacker just played or where the defender just blocked."""
+    dist = ctx.ctl[K_NEAR_LAST]
+    ply = st.info[I_PLY]
+    if dist <= 0 or ctx.ctl[K_FAR_FACTOR] <= 0 or ply - 2 < st.info[8]:
+        return
+    stride = st.info[I_STRIDE]
+    last_att = st.moves[ply - 2]
+    last_def = st.moves[ply - 1]
+    far = ctx.work_i[W_SCORES : W_SCORES + n]
+    k = 0
+    nf = 0
+    for i in range(n):
+        p = out[i]
+        if _near(stride, p, last_att, dist) or _near(stride, p, last_def, dist):
+            out[k] = p
+            k += 1
+        else:
+            far[nf] = p
+            nf += 1
+    for i in range(nf):
+        out[k + i] = far[i]
+    if k > 0 and nf > 0:
+        ctx.ctl[K_NREAL] = k
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -708,6 +758,7 @@ def _expand(st, tb, ctx, kind: int, level: int) -> int:
             ctx.marks[ctx.buf[i]] = 0
         if nm == 0:
             return EXP_LOSS
+        _near_first(st, ctx, out, nm)
         return nm
     # defender to move, after an attacker move
     if st.counts[s, C_FIVE] > 0:
@@ -918,7 +969,16 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
                 phase = 2
                 continue
             ctx.nch[level] = n
-            ctx.nact[level] = n if ctl[K_NREAL] < 0 else ctl[K_NREAL]
+            ctx.nact[level] = n
+            far_from = n  # attacker node: the moves from here on start as harder
+            if ctl[K_NREAL] >= 0:
+                if kind == 1:
+                    ctx.nact[level] = ctl[K_NREAL]
+                else:
+                    far_from = ctl[K_NREAL]
+            far_factor = ctl[K_FAR_FACTOR]
+            for i in range(far_from, n):
+                ctx.far[ctx.ch[level, i]] = 1  # (the favourites below reorder the list)
             killer = ctx.killer[level] if use_killers else -1
             reply = -1
             if use_killers and st.info[I_PLY] > st.info[8]:
@@ -966,14 +1026,20 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
                         _tt_store(ctx, st.hashes[st.info[I_PLY]], INF, 0, 0, -1, 1)
                     else:
                         ctx.cpn[level, i] = m * look
+                        if ctx.far[p] != 0:
+                            ctx.cpn[level, i] *= far_factor
                     undo(st, tb)
                 else:
                     _init_child(st, ctx, kind, level, i, n)
+                    if ctx.far[p] != 0:
+                        ctx.cpn[level, i] *= far_factor
                     if p == killer or p == reply:
                         if kind == 0:
                             ctx.cpn[level, i] = 1
                         else:
                             ctx.cdn[level, i] = 1
+            for i in range(far_from, n):
+                ctx.far[ctx.ch[level, i]] = 0
             phase = 1
             continue
         if phase == 1:
