@@ -145,7 +145,7 @@ def test_quintet_vct_problems_are_solved_and_verified(problem: dict, renju_engin
     board = problem_board(problem)
     before = board.cells.copy()
     # a node limit, not a time limit: deterministic, and numba compiling on a cold cache
-    # cannot make it fail (the largest, bench_vct_unstable, needs about 80,000 nodes)
+    # cannot make it fail (the largest, bench_vct_black, needs about 64,000 nodes)
     line = renju_engine.vct(board, max_depth=40, max_nodes=400_000)
     assert line is not None, problem["name"]
     assert np.array_equal(board.cells, before)

@@ -25,7 +25,7 @@ then they wake before the node can be proven, so the results are the same as wit
 at once; only the order of the work changes (the fours delay a win, they rarely stop it, and
 most of the tree is lines that fail).
 
-At an attacker node below the root, the moves on a line within four steps of the last two
+At an attacker node below the root, the moves on a line within three steps of the last two
 moves (the attacker's previous threat and the defender's answer) come first and the others
 start at four times their proof number (``K_NEAR_LAST``, ``K_FAR_FACTOR``): a winning line
 mostly builds on what was just played. Only the order changes, never the verdict.
@@ -199,7 +199,7 @@ def new_context(
     ctl[K_PCT_FOUR] = 100
     ctl[K_LOOKAHEAD] = 2
     ctl[K_DEFER] = 1
-    ctl[K_NEAR_LAST] = 4
+    ctl[K_NEAR_LAST] = 3
     ctl[K_FAR_FACTOR] = 4
     ctl[K_PCT_THREE] = 50
     ctl[K_PCT_QUIET] = 100
@@ -1038,8 +1038,9 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
                             ctx.cpn[level, i] = 1
                         else:
                             ctx.cdn[level, i] = 1
-            for i in range(far_from, n):
-                ctx.far[ctx.ch[level, i]] = 0
+            if far_from < n:
+                for i in range(n):  # (in the new order)
+                    ctx.far[ctx.ch[level, i]] = 0
             phase = 1
             continue
         if phase == 1:
