@@ -82,3 +82,83 @@ def verify_vcf(cells, width: int, height: int, rule: int, attacker: int, seq: li
 
 def algebraic(move: Move, size: int = 15) -> str:
     return f"{COLUMN_LETTERS[move.x].upper()}{size - move.y}"
+
+
+# --- a plain VCF reference (slow and obviously right) ------------------------------------
+
+
+def new_fives(cells, stride: int, pos: int, color: int, rule: int) -> list[int]:
+    """Empty cells on the lines through ``pos`` (within four steps) where ``color`` makes five."""
+    out = []
+    for k in range(4):
+        d = rules.direction(k, stride)
+        for j in range(-4, 5):
+            q = pos + j * d
+            if j and 0 <= q < cells.shape[0] and cells[q] == rules.EMPTY and q not in out:
+                if rules.makes_five(cells, stride, q, color, rule):
+                    out.append(q)
+    return out
+
+
+def all_fives(cells, stride: int, color: int, rule: int) -> list[int]:
+    return [
+        q
+        for q in range(cells.shape[0])
+        if cells[q] == rules.EMPTY and rules.makes_five(cells, stride, q, color, rule)
+    ]
+
+
+def five_stops(cells, stride: int, color: int, rule: int, fives: list[int]) -> list[int]:
+    """The cells where one opponent stone leaves ``color`` no five (Caro: it can cap the
+    other five's end); the attacker's fours that leave a choice of them do not count."""
+    out = []
+    for g in fives:
+        cells[g] = 3 - color
+        if not all_fives(cells, stride, color, rule):
+            out.append(g)
+        cells[g] = rules.EMPTY
+    return out
+
+
+def reference_vcf(cells, stride: int, rule: int, att: int, depth: int, dfives: list[int]) -> bool:
+    """Whether ``att`` (to move) wins by at most ``depth`` fours, each leaving the defender one
+    reply: plain recursion over every empty cell with the rules kernels (slow and obviously
+    right). ``dfives``: the defender's five points now (the attacker must stop them)."""
+    dfn = 3 - att
+    if all_fives(cells, stride, att, rule):
+        return True
+    if depth == 0:
+        return False
+    allowed = None
+    if len(dfives) == 1:
+        allowed = dfives
+    elif len(dfives) > 1:
+        allowed = five_stops(cells, stride, dfn, rule, dfives)
+    renju = rule == rules.RENJU
+    for p in range(cells.shape[0]):
+        if cells[p] != rules.EMPTY or (allowed is not None and p not in allowed):
+            continue
+        if renju and att == rules.BLACK and rules.is_forbidden(cells, stride, p):
+            continue
+        cells[p] = att
+        fives = new_fives(cells, stride, p, att, rule)
+        won = False
+        if len(fives) >= 2:
+            stops = five_stops(cells, stride, att, rule, all_fives(cells, stride, att, rule))
+            if not stops:
+                won = True
+            elif len(stops) == 1:
+                fives = stops
+        if len(fives) == 1:
+            b = fives[0]
+            if renju and dfn == rules.BLACK and rules.is_forbidden(cells, stride, b):
+                won = True
+            elif not rules.makes_five(cells, stride, b, dfn, rule):
+                cells[b] = dfn
+                counter = new_fives(cells, stride, b, dfn, rule)
+                won = reference_vcf(cells, stride, rule, att, depth - 1, counter)
+                cells[b] = rules.EMPTY
+        cells[p] = rules.EMPTY
+        if won:
+            return True
+    return False

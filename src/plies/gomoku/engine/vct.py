@@ -491,6 +491,39 @@ def _forbidden_region(
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _caro_caps(st, tb, threat, tlen: int, out, marks, n: int, work, seen) -> int:
+    """Caro: a five blocked at both ends by the opponent does not win, so a stone of the side
+    to move just beyond the end of a five the threat ``threat[:tlen]`` would make can stop it
+    from afar. Every empty cell on the lines within five steps of the threat's attacker moves
+    is tried: the side to move plays it and, unless the threat still wins, it is added to the
+    defences ``out[:n]``. Returns the new count; ``seen`` (cells looked at, listed in
+    ``work[W_SEEN:]``) is left clear."""
+    stride = st.info[I_STRIDE]
+    ns = 0
+    for i in range(0, tlen, 2):
+        c = threat[i]
+        for k in range(4):
+            dd = rules.direction(k, stride)
+            for j in range(-5, 6):
+                q = c + j * dd
+                if q < 0 or q >= st.cells.shape[0] or st.cells[q] != EMPTY:
+                    continue
+                if seen[q] != 0 or marks[q] != 0:
+                    continue
+                seen[q] = 1
+                work[W_SEEN + ns] = q
+                ns += 1
+                make(st, tb, q)
+                holds = _is_vcf(st, tb, threat, tlen)
+                undo(st, tb)
+                if not holds:
+                    n = _mark(marks, out, n, q)
+    for i in range(ns):
+        seen[work[W_SEEN + i]] = 0
+    return n
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _defences(st, tb, dfn: int, threat, tlen: int, out, marks, work, seen) -> int:
     """The answers of ``dfn`` (the side to move) to the opponent's threat ``threat[:tlen]`` (a
     VCF the opponent would play after a pass): every cell of the VCF, the winning points at its
@@ -550,6 +583,8 @@ def _defences(st, tb, dfn: int, threat, tlen: int, out, marks, work, seen) -> in
                 n += 1
     if nc > 0:
         n = _forbidden_region(st, tb, dfn, threat, tlen, centres, nc, out, marks, n, work, seen)
+    if st.info[3] == rules.CARO or st.info[3] == rules.CARO5:
+        n = _caro_caps(st, tb, threat, tlen, out, marks, n, work, seen)
     # keep only empty cells dfn may play
     m = 0
     for i in range(n):
@@ -571,6 +606,7 @@ def _is_vcf(st, tb, seq, n: int) -> bool:
     a = att - 1
     d = 1 - a
     dfn = 3 - att
+    rule = st.info[3]
     made = 0
     ok = False
     for i in range(n):
@@ -593,6 +629,21 @@ def _is_vcf(st, tb, seq, n: int) -> bool:
             fives = st.counts[a, C_FIVE]
             if fives == 0:
                 break
+            if fives >= 2 and i < n - 1 and (rule == rules.CARO or rule == rules.CARO5):
+                # Caro: one block may leave the other five capped at both ends; with a choice
+                # of such blocks the four does not force, with one it must be the reply
+                stops = V.five_stops(st, tb, a, seq[:0])
+                if stops >= 2:
+                    break
+                if stops == 1:
+                    q = seq[i + 1]
+                    if st.cells[q] != EMPTY:
+                        break
+                    make(st, tb, q)
+                    stopped = st.counts[a, C_FIVE] == 0
+                    undo(st, tb)
+                    if not stopped:
+                        break
             if i == n - 1:
                 if fives >= 2:
                     ok = V.five_stops(st, tb, a, seq[:0]) == 0
