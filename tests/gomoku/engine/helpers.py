@@ -39,9 +39,9 @@ def five_points(cells, stride: int, width: int, height: int, color: int, rule: i
 
 def verify_vcf(cells, width: int, height: int, rule: int, attacker: int, seq: list[int]) -> None:
     """Replay a VCF sequence (padded cell indices) with the rules kernels and assert it wins:
-    every attacker move is legal and makes a four (or the five), every defender move is the only
-    block, counter-fours are answered, and it ends with a five or with a four whose only block
-    is forbidden to the defender."""
+    every move is legal (Renju: none forbidden to black), every attacker move makes a four (or
+    the five), every defender move is the only block, counter-fours are answered, and it ends
+    with a five or with a four whose only block is forbidden to the defender."""
     cells = cells.copy()
     stride = rules.padded_stride(width)
     defender = 3 - attacker
@@ -57,7 +57,10 @@ def verify_vcf(cells, width: int, height: int, rule: int, attacker: int, seq: li
             if rules.winning_direction(cells, stride, pos, color, rule) >= 0:
                 assert i == len(seq) - 1, "the five must end the sequence"
                 return
-            assert threats <= {pos}, f"move {i} ignores the defender's four"
+            # (Caro: a block may also cap the defender's other five at both ends)
+            assert not threats or not five_points(cells, stride, width, height, defender, rule), (
+                f"move {i} ignores the defender's four"
+            )
             fives = five_points(cells, stride, width, height, attacker, rule)
             assert fives, f"move {i} is not a four"
             if i == len(seq) - 1:
@@ -75,6 +78,8 @@ def verify_vcf(cells, width: int, height: int, rule: int, attacker: int, seq: li
         else:
             fives = five_points(cells, stride, width, height, attacker, rule)
             assert pos in fives, f"defence {i} is not a block"
+            if rule == rules.RENJU and color == rules.BLACK:
+                assert not rules.is_forbidden(cells, stride, pos), f"defence {i} is forbidden"
             cells[pos] = color
             assert rules.winning_direction(cells, stride, pos, color, rule) < 0
     raise AssertionError("the sequence does not end with a win")

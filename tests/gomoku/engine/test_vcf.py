@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from plies.errors import InvalidOption
-from plies.gomoku import rules
+from plies.gomoku import Board, Move, rules
 from plies.gomoku.engine import state as ST
 from plies.gomoku.engine import vcf as V
 
@@ -138,3 +138,20 @@ def test_vcf_depth_limit_matches_a_plain_reference(rule: int, seed: int) -> None
                 verify_vcf(st.cells, size, size, rule, side, seq)
     assert checked == 8
     assert wins > 0, "no position with a VCF: the check would be empty"
+
+
+def test_the_block_of_a_double_four_is_one_black_may_play() -> None:
+    # Renju 9x9, white to move: 4,6 makes two fives, at 1,3 (forbidden to black) and 6,8; the
+    # line must block at 6,8 (it used to block at the forbidden 1,3, the first cell found)
+    moves = "6,5 5,2 3,1 2,5 1,1 2,7 7,3 2,4 2,6 3,4 4,3 5,4 1,4 4,5 3,6 5,6 2,3 5,5 5,3 5,7"
+    moves += " 5,8 3,5 1,5"
+    board = Board(9, "renju")
+    for xy in moves.split():
+        board.play(Move(*map(int, xy.split(","))))
+    st, tb = ST.state_from_board(board)
+    line = _solve(st, tb)
+    assert line is not None
+    stride = rules.padded_stride(9)
+    assert line[0] == rules.to_pos(4, 6, stride)
+    assert rules.is_forbidden(st.cells, stride, int(rules.to_pos(1, 3, stride)))
+    verify_vcf(st.cells, 9, 9, rules.RENJU, rules.WHITE, line)

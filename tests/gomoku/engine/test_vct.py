@@ -98,7 +98,10 @@ def verify_vct(cells, width: int, height: int, rule: int, attacker: int, line: l
             return
         if color == defender:
             continue
-        assert threats <= {pos}, f"move {i} ignores the defender's four"
+        # (Caro: a block may also cap the defender's other five at both ends)
+        assert not threats or not five_points(cells, stride, width, height, defender, rule), (
+            f"move {i} ignores the defender's four"
+        )
         fives = five_points(cells, stride, width, height, attacker, rule)
         if i == len(line) - 1:
             blockable = [

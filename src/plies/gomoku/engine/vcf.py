@@ -333,9 +333,26 @@ def vcf_search(st, tb, max_depth: int, max_nodes: int, tt_keys, seq, stop, count
                 seq[length] = mv
                 length += 1
                 if nf >= 2:
-                    seq[length] = fives[0]
-                    seq[length + 1] = fives[1]
-                    length += 2
+                    # a block the defender may play, then a five that survives it (Caro: the
+                    # block may cap another five; Renju: when black may block none, the
+                    # sequence ends with the four)
+                    b0 = -1
+                    for t in range(nf):
+                        if not forbidden_for(st, dfn_side, fives[t]):
+                            b0 = fives[t]
+                            break
+                    if b0 >= 0:
+                        make(st, tb, b0)
+                        b1 = -1
+                        for t in range(nf):
+                            if fives[t] != b0 and st.cls[a, fives[t]] & 7 == C_FIVE:
+                                b1 = fives[t]
+                                break
+                        undo(st, tb)
+                        if b1 >= 0:
+                            seq[length] = b0
+                            seq[length + 1] = b1
+                            length += 2
                 result = length
                 pops = 1 + 2 * level
                 done = True

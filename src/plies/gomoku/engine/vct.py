@@ -447,6 +447,28 @@ def _mark(marks, out, n: int, p: int) -> int:
     return n
 
 
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _try_defence(st, tb, dfn: int, q: int, threat, tlen: int, out, marks, n: int, work, seen, ns):
+    """A cell near the threat ``threat[:tlen]``, looked at once (``seen``, listed in
+    ``work[W_SEEN:]``): if ``dfn`` (to move) may play it and the threat no longer wins after
+    it, it is added to the defences ``out[:n]``. Returns the new ``(n, ns)``."""
+    if q < 0 or q >= st.cells.shape[0] or st.cells[q] != EMPTY:
+        return n, ns
+    if seen[q] != 0 or marks[q] != 0:
+        return n, ns
+    seen[q] = 1
+    work[W_SEEN + ns] = q
+    ns += 1
+    if V.forbidden_for(st, dfn, q):
+        return n, ns
+    make(st, tb, q)
+    holds = _is_vcf(st, tb, threat, tlen)
+    undo(st, tb)
+    if not holds:
+        n = _mark(marks, out, n, q)
+    return n, ns
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def _forbidden_region(
     st, tb, dfn: int, threat, tlen: int, centres, nc: int, out, marks, n, work, seen
@@ -470,21 +492,9 @@ def _forbidden_region(
                 for k2 in range(4):
                     d2 = rules.direction(k2, stride)
                     for j2 in range(-5, 6):
-                        q = r + j2 * d2
-                        if q < 0 or q >= st.cells.shape[0] or st.cells[q] != EMPTY:
-                            continue
-                        if seen[q] != 0 or marks[q] != 0:
-                            continue
-                        seen[q] = 1
-                        work[W_SEEN + ns] = q
-                        ns += 1
-                        if V.forbidden_for(st, dfn, q):
-                            continue
-                        make(st, tb, q)
-                        holds = _is_vcf(st, tb, threat, tlen)
-                        undo(st, tb)
-                        if not holds:
-                            n = _mark(marks, out, n, q)
+                        n, ns = _try_defence(
+                            st, tb, dfn, r + j2 * d2, threat, tlen, out, marks, n, work, seen, ns
+                        )
     for i in range(ns):
         seen[work[W_SEEN + i]] = 0
     return n
@@ -499,25 +509,16 @@ def _caro_caps(st, tb, threat, tlen: int, out, marks, n: int, work, seen) -> int
     defences ``out[:n]``. Returns the new count; ``seen`` (cells looked at, listed in
     ``work[W_SEEN:]``) is left clear."""
     stride = st.info[I_STRIDE]
+    dfn = st.info[I_SIDE]
     ns = 0
     for i in range(0, tlen, 2):
         c = threat[i]
         for k in range(4):
             dd = rules.direction(k, stride)
             for j in range(-5, 6):
-                q = c + j * dd
-                if q < 0 or q >= st.cells.shape[0] or st.cells[q] != EMPTY:
-                    continue
-                if seen[q] != 0 or marks[q] != 0:
-                    continue
-                seen[q] = 1
-                work[W_SEEN + ns] = q
-                ns += 1
-                make(st, tb, q)
-                holds = _is_vcf(st, tb, threat, tlen)
-                undo(st, tb)
-                if not holds:
-                    n = _mark(marks, out, n, q)
+                n, ns = _try_defence(
+                    st, tb, dfn, c + j * dd, threat, tlen, out, marks, n, work, seen, ns
+                )
     for i in range(ns):
         seen[work[W_SEEN + i]] = 0
     return n
@@ -1371,7 +1372,17 @@ def _terminal_line(st, tb, ctx: VctContext) -> list[int]:
     side = int(st.info[I_SIDE])
     o = 2 - side
     if st.counts[o, C_FIVE] >= 2:
-        b = int(V.first_cell_of_class(st, o, C_FIVE))
+        # block one five where the defender may play (none: the line ends with the four)
+        blocks = [
+            p
+            for p in range(st.cells.shape[0])
+            if st.cells[p] == EMPTY
+            and st.cls[o, p] & 7 == C_FIVE
+            and not V.forbidden_for(st, side, p)
+        ]
+        if not blocks:
+            return []
+        b = blocks[0]
         make(st, tb, b)
         five = int(V.first_cell_of_class(st, o, C_FIVE))
         undo(st, tb)
