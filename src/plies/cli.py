@@ -450,6 +450,11 @@ def _arena_options(func):
             "--timemargin", type=float, help="Seconds of grace before a time loss (default 0.1)."
         ),
         click.option(
+            "--startup",
+            type=float,
+            help="Extra seconds an engine's first move of a game may take (default 1).",
+        ),
+        click.option(
             "--openings",
             metavar="FILE",
             help="Openings: renju26, a Gomoku offset file, .psq/.sgf, or .epd/.pgn for chess.",

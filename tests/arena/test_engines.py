@@ -36,6 +36,7 @@ def test_sane_brain_plays_whole_games(tmp_path):
         ("late", "timeout", "time forfeit", "> "),
         ("illegal", "illegal", "illegal move", "< 4,4"),
         ("garbage", "protocol", "protocol error", "obviously over there"),
+        ("errors", "protocol", "protocol error", "< ERROR Unknown command"),
     ],
 )
 def test_misbehaving_brains_lose_and_the_match_goes_on(mode, kind, reason, evidence):
@@ -51,6 +52,29 @@ def test_misbehaving_brains_lose_and_the_match_goes_on(mode, kind, reason, evide
     summary = report.to_json()
     assert (summary["wins"], summary["losses"], summary["draws"]) == (0, 2, 0)
     assert summary["game_results"][0]["failure"]["kind"] == kind
+
+
+@pytest.mark.parametrize("startup,forfeits", [(None, 0), (0.0, 2)])
+def test_the_first_move_of_a_game_has_a_startup_allowance(startup, forfeits):
+    # the brain takes 0.8 s over its first move at 0.3 s a move: within the default 1 s
+    # start-up allowance, a time forfeit without it
+    report = _match(
+        [pbrain("slowstart"), pbrain("sane", "good")], st=0.3, timemargin=0.1, startup=startup
+    )
+    failures = [r.failure for r in report.results if r.failure is not None]
+    assert len(failures) == forfeits
+    assert all(f.engine == "slowstart" and f.kind == "timeout" for f in failures)
+    if not forfeits:
+        assert all(r.outcome.reason in ("five in a row", "board full") for r in report.results)
+
+
+def test_a_dropped_turn_is_sent_again_once():
+    # the brain answers its first TURN of each game with ERROR (a command it dropped): the
+    # arena replays it once and the game goes on
+    report = _match([pbrain("dropturn"), pbrain("sane", "good")], games=2)
+    for result in report.results:
+        assert result.failure is None
+        assert result.outcome.reason in ("five in a row", "board full")
 
 
 def test_brain_with_openings_gets_the_board(tmp_path):

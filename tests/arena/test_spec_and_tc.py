@@ -30,6 +30,8 @@ def test_process_spec():
     assert spec.proto == "uci"
     assert spec.protocol_options == {"Hash": "64"}
     assert spec.tc.movetime == 0.5 and spec.nodes == 1000
+    assert spec.tc.startup == 1.0  # the default start-up allowance
+    assert parse_engine_spec("cmd=/bin/eng st=0.5 startup=2.5").tc.startup == 2.5
 
 
 @pytest.mark.parametrize(
@@ -44,6 +46,7 @@ def test_process_spec():
         ("proto=uci", "expected plies:NAME"),
         ("plies:gomoku cmd=/x", "for process engines"),
         ("cmd=/x st=fast", "must be a number"),
+        ("cmd=/x st=1 startup=soon", "must be a number"),
         ("cmd='/x", "cannot read engine spec"),
     ],
 )
@@ -86,11 +89,14 @@ def test_time_controls():
             parse_tc(bad)
     with pytest.raises(InvalidOption):
         parse_tc(None, movetime=-1)
+    with pytest.raises(InvalidOption):
+        parse_tc(None, movetime=0.5, startup=-1)
+    assert parse_tc(None, movetime=0.5, startup=0.25).startup == 0.25
 
 
 def test_clock_increment_periods_and_forfeit():
     clock = Clock(parse_tc("2/10+1", margin=0.1))
-    assert clock.allowance() == pytest.approx(10.1)
+    assert clock.allowance() == pytest.approx(11.1)  # the first move: 1 s start-up allowance
     assert clock.punch(3.0)  # 10 - 3 + 1
     assert clock.remaining == pytest.approx(8.0)
     assert clock.moves_to_go == 1

@@ -25,6 +25,7 @@ def build_config(
     tc: str | None = None,
     st: float | None = None,
     timemargin: float | None = None,
+    startup: float | None = None,
     openings: str | None = None,
     openings_order: str = "sequential",
     seed: int | None = None,
@@ -66,7 +67,7 @@ def build_config(
         setup = GameSetup("dots", "standard", cols, rows)
     else:
         raise InvalidOption(f"unknown game {game!r}: expected gomoku, chess or dots")
-    time_control = parse_tc(tc, st, timemargin)
+    time_control = parse_tc(tc, st, timemargin, startup)
     opening_list = [Opening()]
     if openings:
         opening_list = order_openings(

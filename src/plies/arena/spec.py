@@ -4,9 +4,10 @@
 A spec is one string of space-separated tokens (quote a token with spaces, shell style).
 The first token may be a built-in engine ``plies:NAME?key=value&key=value``; the others are
 ``key=value`` settings: ``name``, ``cmd``, ``proto`` (``pbrain`` or ``uci``; default by game),
-``dir`` (working directory), ``tc``, ``st``, ``timemargin`` (this engine's time control),
-``depth`` and ``nodes`` (per-move limits), ``maxmemory`` (bytes, pbrain), ``timeout`` (seconds
-to start up, default 30) and ``option.NAME=VALUE`` (UCI ``setoption`` / pbrain ``INFO``).
+``dir`` (working directory), ``tc``, ``st``, ``timemargin``, ``startup`` (this engine's time
+control), ``depth`` and ``nodes`` (per-move limits), ``maxmemory`` (bytes, pbrain),
+``timeout`` (seconds to start up, default 30) and ``option.NAME=VALUE`` (UCI ``setoption`` /
+pbrain ``INFO``).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from plies.errors import InvalidOption
 
 PROTOCOLS = ("pbrain", "uci")
 _KEYS = (
-    "name", "cmd", "proto", "dir", "tc", "st", "timemargin", "depth", "nodes", "maxmemory",
-    "timeout",
+    "name", "cmd", "proto", "dir", "tc", "st", "timemargin", "startup", "depth", "nodes",
+    "maxmemory", "timeout",
 )  # fmt: skip
 
 
@@ -159,11 +160,12 @@ def parse_engine_spec(text: str) -> EngineSpec:
             f"engine spec {text!r}: unknown proto {proto!r}: expected pbrain or uci"
         )
     tc = None
-    if any(k in settings for k in ("tc", "st", "timemargin")):
+    if any(k in settings for k in ("tc", "st", "timemargin", "startup")):
         tc = parse_tc(
             settings.get("tc"),
             _number("st", settings["st"], float) if "st" in settings else None,
             float(settings["timemargin"]) if "timemargin" in settings else None,
+            _number("startup", settings["startup"], float) if "startup" in settings else None,
         )
     if builtin is not None:
         default_name = builtin + (

@@ -1,7 +1,9 @@
 """A tiny pbrain brain for the arena tests. ``fake_pbrain.py MODE``: ``sane`` plays the empty
 cell nearest the centre; ``crash`` exits at its first move; ``hang`` never answers a move;
 ``late`` sleeps 3 s before answering; ``illegal`` answers an occupied cell (or the centre
-twice); ``garbage`` prints nonsense instead of a move."""
+twice); ``garbage`` prints nonsense instead of a move; ``slowstart`` takes 0.8 s over the first
+move of every game; ``dropturn`` drops the first ``TURN`` of every game as Rapfi sometimes does
+(``ERROR Unknown command: x,y``); ``errors`` answers every ``TURN`` with ``ERROR``."""
 
 import sys
 import time
@@ -9,6 +11,8 @@ import time
 mode = sys.argv[1] if len(sys.argv) > 1 else "sane"
 width = height = 15
 stones: set[tuple[int, int]] = set()
+fresh_game = True
+dropped = False
 
 
 def say(line: str) -> None:
@@ -17,6 +21,10 @@ def say(line: str) -> None:
 
 
 def answer() -> None:
+    global fresh_game
+    if mode == "slowstart" and fresh_game:
+        time.sleep(0.8)
+    fresh_game = False
     if mode == "crash":
         sys.stderr.write("fake brain: segmentation fault (pretend)\n")
         sys.exit(3)
@@ -43,8 +51,15 @@ def answer() -> None:
     say(f"{x},{y}")
 
 
+def new_game() -> None:
+    global fresh_game, dropped
+    stones.clear()
+    fresh_game = True
+    dropped = False
+
+
 def main() -> None:
-    global width, height
+    global width, height, dropped
     board_mode = False
     for raw in sys.stdin:
         line = raw.strip()
@@ -60,19 +75,22 @@ def main() -> None:
         word = word.upper()
         if word == "START":
             width = height = int(rest)
-            stones.clear()
+            new_game()
             say("OK")
         elif word == "RECTSTART":
             width, height = (int(v) for v in rest.split(","))
-            stones.clear()
+            new_game()
             say("OK")
         elif word == "RESTART":
-            stones.clear()
+            new_game()
             say("OK")
         elif word == "INFO":
             pass
         elif word == "BEGIN":
             answer()
+        elif word == "TURN" and (mode == "errors" or (mode == "dropturn" and not dropped)):
+            dropped = True
+            say(f"ERROR Unknown command: {rest}")
         elif word == "TURN":
             x, y = (int(v) for v in rest.split(","))
             stones.add((x, y))

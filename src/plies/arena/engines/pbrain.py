@@ -6,6 +6,12 @@ game type and rule; then ``BEGIN`` on an empty board, ``BOARD``...``DONE`` to se
 (field 1 = the brain's stones, 2 = the opponent's) and ``TURN x,y`` for each opponent move. The
 brain answers a move as ``x,y``; ``MESSAGE``, ``DEBUG`` and ``SUGGEST`` lines are allowed
 before it, ``UNKNOWN`` and ``ERROR`` lines and anything else are protocol failures.
+
+One exception, for fairness to brains with a known quirk: a brain may drop a command that
+arrives while its search thread is still winding down after it answered (Rapfi replies
+``ERROR Unknown command: x,y`` to a ``TURN`` sent within a millisecond of its move). The first
+``ERROR`` in answer to a move request is therefore taken as "not received": the request is sent
+once more (counted in :attr:`PbrainPlayer.replays`); a second ``ERROR`` is a protocol failure.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ class PbrainPlayer(ExternalPlayer):
         self._size: tuple[int, int] | None = None
         self._synced: list[str] = []
         self._tc = TimeControl()
+        self.replays = 0  # move requests sent twice because the brain answered ERROR
 
     def _expect_ok(self, command: str) -> None:
         proc = self._running()
@@ -91,17 +98,10 @@ class PbrainPlayer(ExternalPlayer):
             if self._tc.movetime is None:
                 proc.send(f"INFO timeout_turn {max(1, int(limits.time_left * 1000))}")
         moves = referee.moves
-        known = len(self._synced)
-        if not moves:
-            proc.send("BEGIN")
-        elif known and known == len(moves) - 1 and moves[:known] == self._synced:
-            proc.send(f"TURN {moves[-1]}")
-        else:
-            proc.send("BOARD")
-            me = len(moves) % 2  # parity of the side to move
-            for i, move in enumerate(moves):
-                proc.send(f"{move},{1 if i % 2 == me else 2}")
-            proc.send("DONE")
+        request = self._request(moves)
+        for line in request:
+            proc.send(line)
+        replayed = False
         while True:
             line = proc.readline(deadline)
             m = _MOVE.match(line)
@@ -111,8 +111,26 @@ class PbrainPlayer(ExternalPlayer):
             word = line.strip().split(" ", 1)[0].upper()
             if word in _CHATTER or not line.strip():
                 continue
+            if word == "ERROR" and not replayed:
+                replayed = True
+                self.replays += 1
+                for again in request:
+                    proc.send(again)
+                continue
             raise EngineFailure(
                 "protocol",
                 f"{self.name} sent {line.strip()[:80]!r} instead of a move",
                 self.last_output(),
             )
+
+    def _request(self, moves: list[str]) -> list[str]:
+        """The lines that ask for a move after ``moves``: ``BEGIN``, one ``TURN`` when the
+        brain knows all but the last move, else the whole position in a ``BOARD`` block."""
+        known = len(self._synced)
+        if not moves:
+            return ["BEGIN"]
+        if known and known == len(moves) - 1 and moves[:known] == self._synced:
+            return [f"TURN {moves[-1]}"]
+        me = len(moves) % 2  # parity of the side to move
+        block = [f"{move},{1 if i % 2 == me else 2}" for i, move in enumerate(moves)]
+        return ["BOARD", *block, "DONE"]
