@@ -660,6 +660,63 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
         sys.stdin = saved
 
 
+@cli.group()
+def train() -> None:
+    """Train what plies learns from its own games (docs/training.md)."""
+
+
+@train.command("gomoku")
+@_rule_option("Rule of the games and the table.", default="freestyle", show_default=True)
+@click.option("--size", type=int, default=15, show_default=True, help="Board size of the games.")
+@click.option("--games", type=int, default=2000, show_default=True, help="Self-play games.")
+@click.option("--nodes", type=int, default=8000, show_default=True, help="Nodes per move.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
+@click.option("--workers", type=int, default=1, show_default=True, help="Processes (local).")
+@click.option(
+    "--data", metavar="FILE", required=True, help="Games file (JSON Lines), resumed if present."
+)
+@click.option(
+    "--extra-data", metavar="FILE", multiple=True, help="More games files to fit on (repeat)."
+)
+@click.option("--out", metavar="FILE.npy", help="Where the table goes (required unless --no-fit).")
+@click.option(
+    "--eval",
+    "evaluation",
+    default="classic",
+    show_default=True,
+    help="Evaluation of the self-play engine: classic, learned or a table's path.",
+)
+@click.option(
+    "--random-moves", type=int, default=4, show_default=True, help="Most random opening stones."
+)
+@click.option(
+    "--lambda",
+    "lam",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Weight of the game result in the label (the rest: the search score).",
+)
+@click.option("--steps", type=int, default=400, show_default=True, help="Fit iterations.")
+@click.option("--prior", type=float, default=1e-7, show_default=True, help="Pull to classic.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
+@click.option("--ray-address", help="Ray cluster address (default: a local instance).")
+@click.option("--fit/--no-fit", default=True, help="Fit a table after the games (default on).")
+def train_gomoku(**kw) -> None:
+    """Self-play games at a fixed node budget, then fit the learned evaluation's table of
+    pattern-combination values to their results and search scores."""
+    from plies.tune.train import TrainRequest
+    from plies.tune.train import train_gomoku as run
+
+    if kw["fit"] and not kw["out"]:
+        raise InvalidOption("--out FILE.npy is required to fit a table (or use --no-fit)")
+    if kw["games"] < 1:
+        raise InvalidOption(f"--games must be at least 1, not {kw['games']}")
+    kw["extra_data"] = tuple(kw["extra_data"])
+    kw["rule"] = kw["rule"].lower()
+    run(TrainRequest(**kw), _console())
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``plies`` console script."""
     try:

@@ -87,11 +87,26 @@ class _EnginePlayer(Player):
 
 class GomokuEnginePlayer(_EnginePlayer):
     """The plies Gomoku engine (:class:`plies.gomoku.engine.Engine`) in this process (options:
-    see :class:`_EnginePlayer`)."""
+    see :class:`_EnginePlayer`, and ``eval``: ``learned`` (the default), ``classic`` or the path
+    of a learned table, see :mod:`plies.gomoku.engine.combos`)."""
 
+    OPTIONS = (*_EnginePlayer.OPTIONS, "eval")
     SPEC = "plies:gomoku"
     games = frozenset({"gomoku"})
     _key: tuple | None = None
+
+    def __init__(self, options: dict[str, str], name: str) -> None:
+        super().__init__(options, name)
+        self.evaluation = options.get("eval", "learned")
+        if self.evaluation not in ("learned", "classic"):
+            from plies.gomoku.engine.combos import load_values
+
+            try:
+                load_values(self.evaluation)
+            except (OSError, ValueError) as exc:
+                raise InvalidOption(
+                    f"option eval: cannot load {self.evaluation!r}: {exc}"
+                ) from None
 
     def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
         from plies.gomoku.engine import Engine
@@ -104,6 +119,7 @@ class GomokuEnginePlayer(_EnginePlayer):
                 height=setup.height,
                 hash_mb=self.hash_mb,
                 threads=self.threads,
+                params={"EVAL": self.evaluation},
             )
             self._key = key
         else:

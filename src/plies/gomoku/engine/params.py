@@ -22,6 +22,11 @@ PATTERN_VALUE = np.array([0, 0, 3, 0, 2, 13, 19, 70, 97, 390, 2000], dtype=np.in
 # flex four, five, forbidden
 CLASS_BONUS = np.array([0, 0, 165, 0, 287, 497, 0, 0], dtype=np.int32)
 
+# the cell values: "learned" (the combination table trained by plies.tune and shipped for the
+# rule, when there is one; see combos.py), "classic" (PATTERN_VALUE and CLASS_BONUS below) or
+# the path of a learned table (.npy)
+EVAL = "learned"
+
 # weights of own and opponent cell values in the evaluation, in 64ths
 ATTACK = 82
 DEFENCE = 64
@@ -58,6 +63,8 @@ ROOT_VCT_DEPTH = 10
 
 # the names Engine(params=...) may override
 TUNABLE = (
+    "EVAL",
+    "COMBO_VALUE",
     "PATTERN_VALUE",
     "CLASS_BONUS",
     "ATTACK",

@@ -193,14 +193,45 @@ def p4_tables(rule: int, pattern_value=None, class_bonus=None) -> tuple[np.ndarr
     return cls, val.astype(np.int16)
 
 
+def combo_values(rule: int, overrides: dict) -> np.ndarray | None:
+    """The learned combination table the evaluation uses (None: the hand-written one).
+
+    ``overrides["COMBO_VALUE"]`` (an array ``[2, N_COMBOS]``) wins; else ``EVAL``: ``"learned"``
+    (the default: the table shipped for the rule, if there is one), ``"classic"`` (the
+    hand-written evaluation) or the path of a ``.npy`` table."""
+    from plies.gomoku.engine import combos
+
+    if overrides.get("COMBO_VALUE") is not None:
+        values = np.asarray(overrides["COMBO_VALUE"], dtype=np.float64)
+        if values.shape != (2, combos.N_COMBOS):
+            raise ValueError(f"COMBO_VALUE must have shape (2, {combos.N_COMBOS})")
+        return np.clip(np.rint(values), -32000, 32000).astype(np.int16)
+    choice = str(overrides.get("EVAL", params.EVAL))
+    if choice == "classic":
+        return None
+    if choice == "learned":
+        return combos.shipped_values(rule)
+    return combos.load_values(choice)
+
+
 def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     """All tables for ``rule``; ``overrides`` replaces parameters of :mod:`params` by name
-    (``PATTERN_VALUE``, ``CLASS_BONUS``, ``ATTACK``, ``DEFENCE``), for tuning."""
+    (``PATTERN_VALUE``, ``CLASS_BONUS``, ``ATTACK``, ``DEFENCE``, ``EVAL``, ``COMBO_VALUE``),
+    for tuning."""
     overrides = dict(overrides or {})
     unknown = set(overrides) - set(params.TUNABLE)
     if unknown:
         raise KeyError(f"unknown engine parameters: {sorted(unknown)}")
     cls, val = p4_tables(rule, overrides.get("PATTERN_VALUE"), overrides.get("CLASS_BONUS"))
+    learned = combo_values(rule, overrides)
+    if learned is not None:
+        from plies.gomoku.engine import combos
+
+        index = combos.combo_of_index()
+        valid = index >= 0
+        val = np.zeros_like(val)
+        for s in range(2):
+            val[s, valid] = np.asarray(learned[s], dtype=np.int64)[index[valid]]
     cv = cls.astype(np.int32) | (val.astype(np.int32) << 8)  # one look-up: class and value
     zob = rules.ZOBRIST.copy()
     zob[0, 0] = np.uint64(0x9E3779B97F4A7C15)  # side-to-move key

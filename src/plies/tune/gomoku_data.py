@@ -1,0 +1,213 @@
+"""Self-play games for training the Gomoku evaluation.
+
+Each game starts from a seeded random opening (2 to ``random_moves`` stones placed alternately
+on legal cells of the central 7x7, so that no two games are alike), then the engine plays both
+sides at a fixed node budget, which is fast and reproducible. Every engine move keeps its
+search score (side to move's view): with the game's result, the label of that position
+(:mod:`plies.tune.gomoku_fit`).
+
+Games are written one JSON object a line as they finish (``seed``, ``rule``, ``size``,
+``nodes``, ``opening`` = the number of random stones, ``moves`` as pbrain ``x,y``, ``scores``
+with ``null`` for the random stones, ``winner`` 0/1/2). A game is fully determined by its
+settings and seed, so a run that is interrupted (Ctrl-C keeps every finished game) resumes by
+playing only the seeds its file lacks.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from plies.errors import InvalidOption
+
+
+@dataclass(frozen=True)
+class SelfPlaySettings:
+    """What a self-play game is: rule, board size, the engine's node budget per move, the most
+    random opening stones and the evaluation the engine plays with (``learned``, ``classic``
+    or the path of a table)."""
+
+    rule: str = "freestyle"
+    size: int = 15
+    nodes: int = 4000
+    random_moves: int = 4
+    evaluation: str = "learned"
+
+    def check(self) -> None:
+        if self.nodes < 100:
+            raise InvalidOption(f"nodes must be at least 100, not {self.nodes}")
+        if not 2 <= self.random_moves <= 12:
+            raise InvalidOption(f"random moves must be 2..12, not {self.random_moves}")
+        if not 9 <= self.size <= 22:
+            raise InvalidOption(f"board size must be 9..22 for self-play, not {self.size}")
+
+
+_ENGINES: dict[tuple, object] = {}
+
+
+def _engine(settings: SelfPlaySettings):
+    from plies.gomoku.engine import Engine
+
+    key = (settings.rule, settings.size, settings.evaluation)
+    if key not in _ENGINES:
+        _ENGINES.clear()
+        _ENGINES[key] = Engine(
+            settings.rule, settings.size, hash_mb=16, params={"EVAL": settings.evaluation}
+        )
+    return _ENGINES[key]
+
+
+def random_opening(board, rng: random.Random, count: int) -> None:
+    """Play ``count`` random stones on legal cells of the central 7x7 (none that wins)."""
+    from plies.gomoku import Move
+
+    cx, cy = board.width // 2, board.height // 2
+    for _ in range(count):
+        cells = [
+            Move(x, y)
+            for x in range(cx - 3, cx + 4)
+            for y in range(cy - 3, cy + 4)
+            if board.is_legal(Move(x, y))
+        ]
+        rng.shuffle(cells)
+        for cell in cells:
+            board.play(cell)
+            if not board.is_over:
+                break
+            board.undo()
+        else:
+            return
+
+
+def play_game(settings: SelfPlaySettings, seed: int) -> dict:
+    """One self-play game from the opening of ``seed``, as the record described above."""
+    from plies.gomoku import Board
+
+    rng = random.Random(seed)
+    board = Board(settings.size, settings.rule, forbidden="loses")
+    random_opening(board, rng, rng.randint(2, settings.random_moves))
+    opening = len(board.history)
+    engine = _engine(settings)
+    engine.new_game()
+    scores: list[int | None] = [None] * opening
+    while not board.is_over:
+        result = engine.search(board, nodes=settings.nodes)
+        scores.append(int(result.score))
+        board.play(result.move)
+    return {
+        "seed": seed,
+        **asdict(settings),
+        "opening": opening,
+        "moves": [m.pbrain() for m in board.history],
+        "scores": scores,
+        "winner": int(board.winner),
+    }
+
+
+def _play(args: tuple[SelfPlaySettings, int]) -> dict:
+    return play_game(*args)
+
+
+def done_seeds(path: Path) -> set[int]:
+    """The seeds of the games already in ``path`` (a truncated last line is ignored)."""
+    seeds: set[int] = set()
+    if not path.exists():
+        return seeds
+    with path.open() as f:
+        for line in f:
+            try:
+                seeds.add(int(json.loads(line)["seed"]))
+            except (ValueError, KeyError, TypeError):
+                continue
+    return seeds
+
+
+def _local(jobs: list[tuple[SelfPlaySettings, int]], workers: int) -> Iterator[dict]:
+    if workers <= 1:
+        for job in jobs:
+            yield _play(job)
+        return
+    import multiprocessing as mp
+
+    with mp.get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap_unordered(_play, jobs)
+
+
+def _ray(jobs: list[tuple[SelfPlaySettings, int]], address: str | None) -> Iterator[dict]:
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(_play)
+    pending = [remote.remote(job) for job in jobs]
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        yield ray.get(ready[0])
+
+
+def _drop_partial_line(path: Path) -> None:
+    """Cut a last line that an interrupted run left without its newline."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
+def generate(
+    settings: SelfPlaySettings,
+    games: int,
+    path: str | Path,
+    *,
+    seed: int = 1,
+    workers: int = 1,
+    backend: str = "local",
+    ray_address: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
+    """Play the games of seeds ``seed .. seed + games - 1`` that ``path`` lacks, appending each
+    as it finishes; returns how many games the file now holds of that range.
+    ``progress(done, total)`` is called after each game."""
+    settings.check()
+    if backend not in ("local", "ray"):
+        raise InvalidOption(f"unknown backend {backend!r}: expected local or ray")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    wanted = range(seed, seed + games)
+    have = done_seeds(path) & set(wanted)
+    jobs = [(settings, s) for s in wanted if s not in have]
+    done = len(have)
+    if progress:
+        progress(done, games)
+    if not jobs:
+        return done
+    _drop_partial_line(path)
+    results = _ray(jobs, ray_address) if backend == "ray" else _local(jobs, workers)
+    with path.open("a") as f:
+        for record in results:
+            f.write(json.dumps(record, separators=(",", ":")) + "\n")
+            f.flush()
+            done += 1
+            if progress:
+                progress(done, games)
+    return done
+
+
+def load_games(paths: list[str | Path]) -> list[dict]:
+    """Every complete game record of the given JSON Lines files."""
+    games = []
+    for path in paths:
+        lines = Path(path).read_text().splitlines()
+        for n, line in enumerate(lines, 1):
+            try:
+                record = json.loads(line)
+                record["moves"], record["scores"], record["winner"]  # noqa: B018
+            except (json.JSONDecodeError, KeyError, TypeError):
+                if n == len(lines):
+                    break  # cut short by an interrupted run
+                raise InvalidOption(f"{path}, line {n}: not a game record") from None
+            games.append(record)
+    return games

@@ -1,0 +1,288 @@
+"""Fitting the learned Gomoku evaluation: one value per pattern combination.
+
+The engine's static evaluation of a position, for the side to move, is
+
+    eval = (ATTACK * sum(own cell values) - DEFENCE * sum(opponent cell values)) / 64
+
+over the empty cells, where a cell's value for a side is ``values[table, combo]``: the value of
+the multiset of its four line patterns (:mod:`plies.gomoku.engine.combos`); ``table`` is the
+side's colour under Renju (black's forbidden moves make the two colours' patterns mean
+different things) and one shared table for the other rules. ``eval`` is linear in the values,
+so the fit is a logistic regression over combination counts: each position's features are
+``+ATTACK/64`` times its own cells' count of each combination and ``-DEFENCE/64`` times the
+opponent's.
+
+The label of a position blends what happened and what a search saw there:
+``target = lam * result + (1 - lam) * sigmoid(score / WIN_PROB_SCALE)``, with ``result`` 1/0.5/0
+for the side to move and ``score`` the self-play search's score of the position (TD-style: the
+search looked deeper than the static evaluation). Positions with a won or lost score, or a
+five to make or to block, are left out (the search decides those without the evaluation).
+
+The loss is the cross-entropy between ``sigmoid(eval / WIN_PROB_SCALE)`` and the target, plus
+an L2 pull toward the hand-written values (combinations seen rarely keep them); Adam, full
+batch, on compiled sparse products. Games whose seed is a multiple of 10 are held out to
+measure the fit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from plies.errors import InvalidOption
+from plies.gomoku.engine import combos
+
+WIN_SCORE_LIMIT = 20000  # scores beyond this are proven wins/losses: not labels
+
+
+@dataclass
+class Dataset:
+    """Sparse features (CSR: ``indptr``, ``index``, ``value``), targets and the game of each
+    position."""
+
+    indptr: np.ndarray
+    index: np.ndarray
+    value: np.ndarray
+    target: np.ndarray
+    game: np.ndarray
+    n_features: int
+
+    @property
+    def size(self) -> int:
+        return len(self.target)
+
+    def subset(self, rows: np.ndarray) -> Dataset:
+        """The positions ``rows`` (sorted indices) as a dataset of their own."""
+        starts, ends = self.indptr[rows], self.indptr[rows + 1]
+        lengths = ends - starts
+        indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        take = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)])
+        return Dataset(
+            indptr,
+            self.index[take],
+            self.value[take],
+            self.target[rows],
+            self.game[rows],
+            self.n_features,
+        )
+
+
+def shared_table(rule: str) -> bool:
+    """Whether both colours share one table (every rule but Renju)."""
+    return rule != "renju"
+
+
+def features(
+    games: list[dict],
+    rule: str,
+    lam: float = 0.5,
+    attack: int | None = None,
+    defence: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Dataset:
+    """The dataset of every labelled position of ``games`` (records of
+    :mod:`plies.tune.gomoku_data`, all of ``rule``)."""
+    from plies.gomoku import Board
+    from plies.gomoku.engine import params
+    from plies.gomoku.engine import state as ST
+    from plies.gomoku.rules import EMPTY
+
+    if not 0.0 <= lam <= 1.0:
+        raise InvalidOption(f"lambda must be within 0..1, not {lam}")
+    a = (params.ATTACK if attack is None else attack) / 64.0
+    d = (params.DEFENCE if defence is None else defence) / 64.0
+    shared = shared_table(rule)
+    n = combos.N_COMBOS
+    index_of = combos.combo_of_index().astype(np.int64)
+    tables = None
+    rows_index: list[np.ndarray] = []
+    rows_value: list[np.ndarray] = []
+    targets: list[float] = []
+    game_ids: list[int] = []
+    for g, record in enumerate(games):
+        if record.get("rule") != rule:
+            raise InvalidOption(f"game {record.get('seed')} is {record.get('rule')}, not {rule}")
+        board = Board(record["size"], rule, forbidden="loses")
+        if tables is None or tables[0] != record["size"]:
+            tables = (record["size"], ST.make_tables(board.rule_code, {"EVAL": "classic"}))
+        tb = tables[1]
+        st, _ = ST.state_from_board(board, tb)
+        stride = int(st.info[ST.I_STRIDE])
+        winner = record["winner"]
+        for ply, (move, score) in enumerate(zip(record["moves"], record["scores"], strict=True)):
+            side = 1 + ply % 2  # black moves at even plies
+            s = side - 1
+            if (
+                score is not None
+                and abs(score) < WIN_SCORE_LIMIT
+                and st.counts[s, ST.C_FIVE] == 0
+                and st.counts[1 - s, ST.C_FIVE] == 0
+            ):
+                empty = np.flatnonzero(st.cells == EMPTY)
+                packed = st.p4[empty].astype(np.int64)
+                per_side = (index_of[packed & 0xFFFF], index_of[packed >> 16])
+                own, opp = per_side[s], per_side[1 - s]
+                own_base = 0 if shared else s * n
+                opp_base = 0 if shared else (1 - s) * n
+                own_counts = np.bincount(own[own >= 0], minlength=n)
+                opp_counts = np.bincount(opp[opp >= 0], minlength=n)
+                fo = np.flatnonzero(own_counts)
+                fp = np.flatnonzero(opp_counts)
+                rows_index.append(np.concatenate([fo + own_base, fp + opp_base]))
+                rows_value.append(np.concatenate([a * own_counts[fo], -d * opp_counts[fp]]))
+                result = 0.5 if winner == 0 else (1.0 if winner == side else 0.0)
+                searched = 1.0 / (1.0 + math.exp(-score / params.WIN_PROB_SCALE))
+                targets.append(lam * result + (1.0 - lam) * searched)
+                game_ids.append(int(record["seed"]))
+            x, y = (int(v) for v in move.split(","))
+            ST.make(st, tb, (y + ST.PAD) * stride + x + ST.PAD)
+        if progress:
+            progress(g + 1, len(games))
+    lengths = np.array([len(r) for r in rows_index], dtype=np.int64)
+    indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    empty_i = np.zeros(0, dtype=np.int64)
+    return Dataset(
+        indptr,
+        np.concatenate(rows_index).astype(np.int64) if rows_index else empty_i,
+        np.concatenate(rows_value).astype(np.float64) if rows_value else np.zeros(0),
+        np.array(targets, dtype=np.float64),
+        np.array(game_ids, dtype=np.int64),
+        n if shared else 2 * n,
+    )
+
+
+@njit(cache=True, nogil=True)
+def _matvec(indptr, index, value, w, out) -> None:
+    for r in range(len(indptr) - 1):
+        acc = 0.0
+        for k in range(indptr[r], indptr[r + 1]):
+            acc += value[k] * w[index[k]]
+        out[r] = acc
+
+
+@njit(cache=True, nogil=True)
+def _rmatvec(indptr, index, value, g, out) -> None:
+    out[:] = 0.0
+    for r in range(len(indptr) - 1):
+        gr = g[r]
+        for k in range(indptr[r], indptr[r + 1]):
+            out[index[k]] += value[k] * gr
+
+
+def predict(data: Dataset, w: np.ndarray) -> np.ndarray:
+    """Every position's evaluation (centi-units) under the flat values ``w``."""
+    out = np.zeros(data.size)
+    _matvec(data.indptr, data.index, data.value, w, out)
+    return out
+
+
+def loss(data: Dataset, w: np.ndarray) -> float:
+    """Mean cross-entropy of the evaluation's win probability against the targets."""
+    from plies.gomoku.engine.params import WIN_PROB_SCALE
+
+    z = predict(data, w) / WIN_PROB_SCALE
+    t = data.target
+    # log(1 + e^-z) and log(1 + e^z), stably
+    return float(np.mean(t * np.logaddexp(0, -z) + (1 - t) * np.logaddexp(0, z)))
+
+
+@dataclass
+class FitResult:
+    """Flat values, the losses on training and held-out positions before and after, and the
+    settings of the fit."""
+
+    w: np.ndarray
+    report: dict = field(default_factory=dict)
+
+
+def initial_values(rule: str) -> np.ndarray:
+    """The hand-written evaluation's values as a flat vector (the fit's start and prior)."""
+    from plies.gomoku.board import rule_code
+
+    classic = combos.classic_values(rule_code(rule))
+    return classic[0].copy() if shared_table(rule) else classic.reshape(-1).copy()
+
+
+def fit(
+    data: Dataset,
+    rule: str,
+    *,
+    steps: int = 400,
+    learning_rate: float = 4.0,
+    prior: float = 1e-7,
+    progress: Callable[[int, int], None] | None = None,
+) -> FitResult:
+    """Fit the values to ``data`` (Adam, full batch); ``prior`` weighs the pull toward the
+    hand-written values (per squared centi-unit, against the mean cross-entropy)."""
+    from plies.gomoku.engine.params import WIN_PROB_SCALE
+
+    if data.size == 0:
+        raise InvalidOption("no labelled positions to fit")
+    held = (data.game % 10) == 0
+    train = data.subset(np.flatnonzero(~held)) if held.any() and (~held).any() else data
+    test = data.subset(np.flatnonzero(held)) if held.any() and (~held).any() else data
+    w0 = initial_values(rule)
+    w = w0.copy()
+    # the all-dead combination stays worth nothing
+    frozen = np.zeros_like(w, dtype=bool)
+    for base in range(0, len(w), combos.N_COMBOS):
+        frozen[base + combos.DEAD_COMBO] = True
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    z = np.zeros(train.size)
+    grad = np.zeros_like(w)
+    before = (loss(train, w0), loss(test, w0))
+    for step in range(1, steps + 1):
+        _matvec(train.indptr, train.index, train.value, w, z)
+        p = 1.0 / (1.0 + np.exp(-z / WIN_PROB_SCALE))
+        _rmatvec(train.indptr, train.index, train.value, (p - train.target), grad)
+        grad /= train.size * WIN_PROB_SCALE
+        grad += 2 * prior * (w - w0)
+        grad[frozen] = 0.0
+        m = b1 * m + (1 - b1) * grad
+        v = b2 * v + (1 - b2) * grad * grad
+        mhat = m / (1 - b1**step)
+        vhat = v / (1 - b2**step)
+        w -= learning_rate * mhat / (np.sqrt(vhat) + eps)
+        if progress:
+            progress(step, steps)
+    after = (loss(train, w), loss(test, w))
+    report = {
+        "rule": rule,
+        "positions": int(data.size),
+        "train_positions": int(train.size),
+        "test_positions": int(test.size),
+        "steps": steps,
+        "learning_rate": learning_rate,
+        "prior": prior,
+        "loss_before": {"train": before[0], "test": before[1]},
+        "loss_after": {"train": after[0], "test": after[1]},
+    }
+    return FitResult(w, report)
+
+
+def to_table(w: np.ndarray, rule: str) -> np.ndarray:
+    """The flat values as the engine's int16 ``[2, N_COMBOS]`` table."""
+    n = combos.N_COMBOS
+    rows = np.stack([w, w]) if shared_table(rule) else w.reshape(2, n)
+    return np.clip(np.rint(rows), -32000, 32000).astype(np.int16)
+
+
+def save(result: FitResult, rule: str, path: str | Path) -> Path:
+    """Write the table (``.npy``) and, beside it, the fit's report (``.json``)."""
+    path = Path(path)
+    if path.suffix != ".npy":
+        raise InvalidOption(f"the table file must end in .npy, not {path.name!r}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.save(path, to_table(result.w, rule))
+    path.with_suffix(".json").write_text(json.dumps(result.report, indent=2) + "\n")
+    return path

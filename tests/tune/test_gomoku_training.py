@@ -1,0 +1,152 @@
+"""The learned-evaluation pipeline on small data: self-play games, features, fit, table."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from plies.gomoku import Board
+from plies.gomoku.engine import Engine, combos
+from plies.gomoku.engine import state as ST
+from plies.gomoku.rules import FREESTYLE, RENJU
+from plies.tune import gomoku_data, gomoku_fit
+
+SMALL = gomoku_data.SelfPlaySettings(rule="freestyle", size=9, nodes=300, random_moves=3)
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    path = tmp_path_factory.mktemp("games") / "games.jsonl"
+    gomoku_data.generate(SMALL, 6, path, seed=10)
+    return gomoku_data.load_games([path])
+
+
+def test_classic_values_reproduce_the_hand_written_tables():
+    for rule in (FREESTYLE, RENJU):
+        classic = ST.make_tables(rule, {"EVAL": "classic"})
+        as_table = ST.make_tables(rule, {"COMBO_VALUE": combos.classic_values(rule)})
+        assert np.array_equal(classic.p4cv, as_table.p4cv)
+
+
+def test_combination_index_ignores_direction_order():
+    index = combos.combo_of_index()
+    assert len(combos.COMBOS) == combos.N_COMBOS == 1001
+    a = combos.packed_index((2, 7, 9, 0))
+    b = combos.packed_index((9, 0, 7, 2))
+    assert index[a] == index[b] == combos.COMBOS.index((0, 2, 7, 9))
+    assert index[0xFFFF] == -1
+
+
+def test_self_play_games_are_reproducible_and_legal(games):
+    again = gomoku_data.play_game(SMALL, games[0]["seed"])
+    assert again == games[0]
+    for g in games:
+        board = Board(9, "freestyle")
+        board.play_moves(g["moves"])
+        assert board.is_over and board.winner == g["winner"]
+        assert g["scores"][: g["opening"]] == [None] * g["opening"]
+        assert all(isinstance(s, int) for s in g["scores"][g["opening"] :])
+
+
+def test_generation_resumes_and_drops_a_cut_line(tmp_path):
+    path = tmp_path / "g.jsonl"
+    assert gomoku_data.generate(SMALL, 2, path, seed=1) == 2
+    text = path.read_text()
+    path.write_text(text + text.splitlines()[0][:30])  # a run killed mid-line
+    calls = []
+    assert gomoku_data.generate(SMALL, 3, path, seed=1, progress=lambda d, t: calls.append(d)) == 3
+    seeds = [json.loads(line)["seed"] for line in path.read_text().splitlines()]
+    assert sorted(seeds) == [1, 2, 3]  # only seed 3 was played
+    assert calls == [2, 3]
+
+
+def test_features_with_classic_values_equal_the_engine_evaluation(games):
+    data = gomoku_fit.features(games, "freestyle")
+    assert data.size > 0
+    predicted = gomoku_fit.predict(data, gomoku_fit.initial_values("freestyle"))
+    # the same positions, evaluated by the engine's incremental state
+    expected = []
+    tb = ST.make_tables(FREESTYLE, {"EVAL": "classic"})
+    for g in games:
+        board = Board(9, "freestyle")
+        for ply, (move, score) in enumerate(zip(g["moves"], g["scores"], strict=True)):
+            st, _ = ST.state_from_board(board, tb)
+            s = ply % 2
+            if (
+                score is not None
+                and abs(score) < gomoku_fit.WIN_SCORE_LIMIT
+                and st.counts[s, ST.C_FIVE] == 0
+                and st.counts[1 - s, ST.C_FIVE] == 0
+            ):
+                expected.append(ST.evaluate(st, tb))
+            board.play(move)
+    assert len(expected) == data.size
+    assert np.all(np.abs(predicted - np.array(expected)) <= 1.0)
+
+
+def test_fit_lowers_the_loss_and_the_engine_plays_the_table(games, tmp_path):
+    data = gomoku_fit.features(games, "freestyle", lam=0.5)
+    result = gomoku_fit.fit(data, "freestyle", steps=60, learning_rate=8.0)
+    report = result.report
+    assert report["loss_after"]["train"] < report["loss_before"]["train"]
+    path = gomoku_fit.save(result, "freestyle", tmp_path / "t.npy")
+    table = combos.load_values(path)
+    assert table.shape == (2, combos.N_COMBOS) and np.array_equal(table[0], table[1])
+    assert json.loads(path.with_suffix(".json").read_text())["positions"] == data.size
+    # the engine's evaluation under the table is the fit's prediction (rounded values)
+    engine_tables = ST.make_tables(FREESTYLE, {"EVAL": str(path)})
+    g = games[0]
+    board = Board(9, "freestyle")
+    board.play_moves(g["moves"][: g["opening"] + 1])
+    st, _ = ST.state_from_board(board, engine_tables)
+    one = gomoku_fit.features(
+        [{**g, "moves": g["moves"][: g["opening"] + 2], "scores": [None] * (g["opening"] + 1)
+          + [0], "winner": 0}],
+        "freestyle",
+    )  # fmt: skip
+    assert one.size == 1
+    assert (
+        abs(gomoku_fit.predict(one, table[0].astype(float))[0] - ST.evaluate(st, engine_tables))
+        <= 1
+    )
+    Engine("freestyle", 9, hash_mb=1, params={"EVAL": str(path)}).search(board, nodes=500)
+
+
+def test_renju_tables_are_per_colour(tmp_path):
+    settings = gomoku_data.SelfPlaySettings(rule="renju", size=9, nodes=300, random_moves=3)
+    path = tmp_path / "r.jsonl"
+    gomoku_data.generate(settings, 2, path, seed=5)
+    data = gomoku_fit.features(gomoku_data.load_games([path]), "renju")
+    assert data.n_features == 2 * combos.N_COMBOS
+    result = gomoku_fit.fit(data, "renju", steps=5)
+    assert gomoku_fit.to_table(result.w, "renju").shape == (2, combos.N_COMBOS)
+
+
+def test_bad_inputs_get_clear_errors(tmp_path):
+    from plies.errors import InvalidOption
+
+    with pytest.raises(InvalidOption, match="nodes"):
+        gomoku_data.generate(gomoku_data.SelfPlaySettings(nodes=5), 1, tmp_path / "x.jsonl")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"seed": 1}\n{"seed": 2, "moves": [], "scores": [], "winner": 0}\n')
+    with pytest.raises(InvalidOption, match="line 1"):
+        gomoku_data.load_games([bad])
+    with pytest.raises(ValueError, match="shape"):
+        np.save(tmp_path / "w.npy", np.zeros((3, 3)))
+        combos.load_values(tmp_path / "w.npy")
+
+
+def test_plies_train_gomoku_command(tmp_path, capsys):
+    from plies.cli import main
+
+    data, out = tmp_path / "g.jsonl", tmp_path / "w.npy"
+    args = ["train", "gomoku", "--size", "9", "--games", "2", "--nodes", "200", "--data", str(data)]
+    main([*args, "--out", str(out), "--steps", "5"])
+    assert out.exists() and len(data.read_text().splitlines()) == 2
+    assert "held-out loss" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:
+        main(args)  # no --out
+    assert exc.value.code == 2
+    assert "--out" in capsys.readouterr().err
