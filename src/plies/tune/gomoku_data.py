@@ -2,7 +2,10 @@
 
 Each game starts from a seeded random opening (2 to ``random_moves`` stones placed alternately
 on legal cells of the central 7x7, so that no two games are alike), then the engine plays both
-sides at a fixed node budget, which is fast and reproducible. Every engine move keeps its
+sides at a fixed node budget, which is fast and reproducible. Random stones often hand one side
+a won game (in freestyle, black wins about 80% of such games), so an opening whose search score
+at the game's budget is beyond ``balance`` centi-units either way is drawn again (up to 50
+times) and games start from positions that are still open. Every engine move keeps its
 search score (side to move's view): with the game's result, the label of that position
 (:mod:`plies.tune.gomoku_fit`).
 
@@ -35,16 +38,20 @@ class SelfPlaySettings:
     nodes: int = 4000
     random_moves: int = 4
     evaluation: str = "learned"
+    balance: int = 300
 
     def check(self) -> None:
         if self.nodes < 100:
             raise InvalidOption(f"nodes must be at least 100, not {self.nodes}")
         if not 2 <= self.random_moves <= 12:
             raise InvalidOption(f"random moves must be 2..12, not {self.random_moves}")
+        if self.balance <= 0:
+            raise InvalidOption(f"balance must be positive, not {self.balance}")
         if not 9 <= self.size <= 22:
             raise InvalidOption(f"board size must be 9..22 for self-play, not {self.size}")
 
 
+OPENING_TRIES = 50
 _ENGINES: dict[tuple, object] = {}
 
 
@@ -87,10 +94,16 @@ def play_game(settings: SelfPlaySettings, seed: int) -> dict:
     from plies.gomoku import Board
 
     rng = random.Random(seed)
-    board = Board(settings.size, settings.rule, forbidden="loses")
-    random_opening(board, rng, rng.randint(2, settings.random_moves))
-    opening = len(board.history)
     engine = _engine(settings)
+    for _ in range(OPENING_TRIES):
+        board = Board(settings.size, settings.rule, forbidden="loses")
+        random_opening(board, rng, rng.randint(2, settings.random_moves))
+        if board.is_over:
+            continue
+        engine.new_game()
+        if abs(engine.search(board, nodes=settings.nodes).score) <= settings.balance:
+            break
+    opening = len(board.history)
     engine.new_game()
     scores: list[int | None] = [None] * opening
     while not board.is_over:

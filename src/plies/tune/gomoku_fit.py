@@ -86,9 +86,12 @@ def features(
     attack: int | None = None,
     defence: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    quiet: bool = False,
 ) -> Dataset:
     """The dataset of every labelled position of ``games`` (records of
-    :mod:`plies.tune.gomoku_data`, all of ``rule``)."""
+    :mod:`plies.tune.gomoku_data`, all of ``rule``); ``quiet`` keeps only positions where
+    the side to move has no four to make and the opponent no four-three, flex four or double
+    three (the static evaluation's own ground: elsewhere the search decides)."""
     from plies.gomoku import Board
     from plies.gomoku.engine import params
     from plies.gomoku.engine import state as ST
@@ -124,6 +127,7 @@ def features(
                 and abs(score) < WIN_SCORE_LIMIT
                 and st.counts[s, ST.C_FIVE] == 0
                 and st.counts[1 - s, ST.C_FIVE] == 0
+                and not (quiet and _threatened(st, s))
             ):
                 empty = np.flatnonzero(st.cells == EMPTY)
                 packed = st.p4[empty].astype(np.int64)
@@ -157,6 +161,17 @@ def features(
         np.array(game_ids, dtype=np.int64),
         n if shared else 2 * n,
     )
+
+
+def _threatened(st, s: int) -> bool:
+    """Whether the side ``s`` (0 black) may make a four, or its opponent a double three or
+    more, on some empty cell."""
+    from plies.gomoku.engine import state as ST
+
+    own = st.counts[s, ST.C_FOUR] + st.counts[s, ST.C_FOUR_THREE] + st.counts[s, ST.C_FLEX4]
+    o = 1 - s
+    opp = st.counts[o, ST.C_THREE2] + st.counts[o, ST.C_FOUR_THREE] + st.counts[o, ST.C_FLEX4]
+    return bool(own + opp)
 
 
 @njit(cache=True, nogil=True)
@@ -218,10 +233,13 @@ def fit(
     steps: int = 400,
     learning_rate: float = 4.0,
     prior: float = 1e-7,
+    min_pattern: int = 0,
     progress: Callable[[int, int], None] | None = None,
 ) -> FitResult:
     """Fit the values to ``data`` (Adam, full batch); ``prior`` weighs the pull toward the
-    hand-written values (per squared centi-unit, against the mean cross-entropy)."""
+    hand-written values (per squared centi-unit, against the mean cross-entropy). Only
+    combinations holding a pattern of at least ``min_pattern`` (e.g. ``patterns.B3``) are
+    fitted; the others keep their hand-written values."""
     from plies.gomoku.engine.params import WIN_PROB_SCALE
 
     if data.size == 0:
@@ -233,8 +251,10 @@ def fit(
     w = w0.copy()
     # the all-dead combination stays worth nothing
     frozen = np.zeros_like(w, dtype=bool)
+    weak = np.array([max(c) < min_pattern for c in combos.COMBOS])
     for base in range(0, len(w), combos.N_COMBOS):
         frozen[base + combos.DEAD_COMBO] = True
+        frozen[base : base + combos.N_COMBOS] |= weak
     m = np.zeros_like(w)
     v = np.zeros_like(w)
     b1, b2, eps = 0.9, 0.999, 1e-8
@@ -264,6 +284,7 @@ def fit(
         "steps": steps,
         "learning_rate": learning_rate,
         "prior": prior,
+        "min_pattern": min_pattern,
         "loss_before": {"train": before[0], "test": before[1]},
         "loss_after": {"train": after[0], "test": after[1]},
     }

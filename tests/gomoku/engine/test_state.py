@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from plies.gomoku import Board, rules
+from plies.gomoku.engine import combos
 from plies.gomoku.engine import state as ST
 
 SIZES = [(15, 15), (9, 9), (20, 12)]
@@ -28,9 +29,27 @@ def _assert_same(st: ST.State, tb: ST.Tables) -> None:
 @settings(max_examples=8, deadline=None)
 @given(seed=hs.integers(0, 2**32 - 1), size_index=hs.integers(0, len(SIZES) - 1))
 def test_incremental_equals_rebuild(rule: int, seed: int, size_index: int) -> None:
+    _walk(rule, seed, size_index, None)
+
+
+@pytest.mark.parametrize("rule", [0, 2])
+@settings(max_examples=6, deadline=None)
+@given(seed=hs.integers(0, 2**32 - 1), size_index=hs.integers(0, len(SIZES) - 1))
+def test_incremental_equals_rebuild_with_a_learned_table(
+    rule: int, seed: int, size_index: int
+) -> None:
+    # evaluation values that differ from the ordering values, so that a mix-up of the two sums
+    # (or of their undo) shows
+    table = np.random.default_rng(seed).integers(-500, 500, size=(2, combos.N_COMBOS))
+    tb = ST.make_tables(rule, {"COMBO_VALUE": table})
+    assert not np.array_equal(tb.p4ev, tb.p4cv >> 8)
+    _walk(rule, seed, size_index, tb)
+
+
+def _walk(rule: int, seed: int, size_index: int, tables: ST.Tables | None) -> None:
     width, height = SIZES[size_index]
     rng = np.random.default_rng(seed)
-    st, tb = ST.state_from_board(Board(width=width, height=height, rule=rule))
+    st, tb = ST.state_from_board(Board(width=width, height=height, rule=rule), tables)
     start = [a.copy() for a in st]
     made = []
     for i in range(int(rng.integers(10, 70))):

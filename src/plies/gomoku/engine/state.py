@@ -6,10 +6,15 @@ rules kernel (winner, Renju forbidden check) runs on the engine's board directly
 For every cell and direction the state keeps the 20-bit line key of its ten neighbours; for
 every empty cell and side, the four line patterns packed into a 16-bit index (a nibble a
 direction; ``p4`` holds black's in its low and white's in its high 16 bits), and from it,
-through one small table, the cell's *threat class* and *value*.
+through one small table, the cell's *threat class* and *value* (the hand-written value, which
+orders moves), and through a second one its *evaluation value* (the learned table of
+:mod:`combos`, or the same hand-written value).
 Playing or taking back a stone touches only the cells within five steps on its four lines.
-Counts of empty cells per class and side, and the sums of cell values per side, are kept too,
-so "does the opponent have a four?" and the evaluation cost nothing.
+Counts of empty cells per class and side, and the sums of evaluation values per side, are kept
+too, so "does the opponent have a four?" and the evaluation cost nothing. Move ordering keeps
+the hand-written values even under a learned evaluation: the order of quiet moves decides what
+late-move pruning cuts, and it proved far more sensitive to small value changes than the
+evaluation itself (docs/engine.md).
 """
 
 from __future__ import annotations
@@ -51,9 +56,15 @@ I_HEIGHT = 1
 I_STRIDE = 2
 I_RULE = 3
 I_PLY = 4
-I_VALSUM = 5  # 5: black, 6: white
+I_VALSUM = 5  # 5: black, 6: white (ordering values; kept for tests and tools)
 I_SIDE = 7  # colour to move
 I_BASE_PLY = 8  # number of stones the state started with (undo stops there)
+I_EVALSUM = 9  # 9: black, 10: white: the sums of evaluation values
+
+# ucounts[] columns: counts per side and class, then the value sums, then the evaluation sums
+U_VALSUM = 2 * N_CLASSES
+U_EVALSUM = U_VALSUM + 2
+U_COLUMNS = U_EVALSUM + 2
 
 # weights[] slots
 W_ATTACK = 0
@@ -102,6 +113,7 @@ class Tables(NamedTuple):
 
     pattern: np.ndarray  # uint8[2**20]: line key -> black's pattern | white's pattern << 4
     p4cv: np.ndarray  # int32[2, 2**16]: packed four patterns -> class (| CHECK_FLAG) | value << 8
+    p4ev: np.ndarray  # int32[2, 2**16]: packed four patterns -> evaluation value
     zobrist: np.ndarray  # uint64[3, MAX_PADDED]; row 0 holds the side-to-move key
     weights: np.ndarray  # int32[W_COUNT]: scalar weights (W_* slots), passed so kernels
     # never freeze tunable numbers into their compiled code
@@ -123,7 +135,7 @@ class State(NamedTuple):
     # undo stack: what make changed, restored by undo without any table look-up
     utop: np.ndarray  # int32[MAX_CELLS + 2]: first row of ply's entries in ucells
     ucells: np.ndarray  # int32[UNDO_ROWS, 4]: cell, p4, classes, values (int16 each)
-    ucounts: np.ndarray  # int32[MAX_CELLS + 1, 2 * N_CLASSES + 2]: counts and value sums
+    ucounts: np.ndarray  # int32[MAX_CELLS + 1, U_COLUMNS]: counts and value sums
 
 
 @njit(cache=True, nogil=True)
@@ -223,16 +235,17 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     if unknown:
         raise KeyError(f"unknown engine parameters: {sorted(unknown)}")
     cls, val = p4_tables(rule, overrides.get("PATTERN_VALUE"), overrides.get("CLASS_BONUS"))
+    cv = cls.astype(np.int32) | (val.astype(np.int32) << 8)  # one look-up: class and value
+    ev = val.astype(np.int32)
     learned = combo_values(rule, overrides)
     if learned is not None:
         from plies.gomoku.engine import combos
 
         index = combos.combo_of_index()
         valid = index >= 0
-        val = np.zeros_like(val)
+        ev = np.zeros_like(ev)
         for s in range(2):
-            val[s, valid] = np.asarray(learned[s], dtype=np.int64)[index[valid]]
-    cv = cls.astype(np.int32) | (val.astype(np.int32) << 8)  # one look-up: class and value
+            ev[s, valid] = np.asarray(learned[s], dtype=np.int32)[index[valid]]
     zob = rules.ZOBRIST.copy()
     zob[0, 0] = np.uint64(0x9E3779B97F4A7C15)  # side-to-move key
     weights = np.zeros(W_COUNT, dtype=np.int32)
@@ -240,7 +253,7 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     weights[W_DEFENCE] = overrides.get("DEFENCE", params.DEFENCE)
     both = P.pattern_table(rule)
     packed = both[0] | (both[1] << 4)  # one look-up gives both sides' patterns
-    return Tables(packed, cv, zob, weights)
+    return Tables(packed, cv, ev, zob, weights)
 
 
 def new_state(width: int, height: int, rule: int) -> State:
@@ -266,7 +279,7 @@ def new_state(width: int, height: int, rule: int) -> State:
         info,
         np.zeros(MAX_CELLS + 2, dtype=np.int32),
         np.zeros((UNDO_ROWS, 4), dtype=np.int32),
-        np.zeros((MAX_CELLS + 1, 2 * N_CLASSES + 2), dtype=np.int32),
+        np.zeros((MAX_CELLS + 1, U_COLUMNS), dtype=np.int32),
     )
     return st
 
@@ -286,6 +299,8 @@ def rebuild(st, tb) -> None:
     st.near[:] = 0
     st.info[I_VALSUM] = 0
     st.info[I_VALSUM + 1] = 0
+    st.info[I_EVALSUM] = 0
+    st.info[I_EVALSUM + 1] = 0
     st.utop[:] = 0
     h = np.uint64(0)
     for p in range(n):
@@ -336,6 +351,7 @@ def _refresh_cell(st, tb, p: int) -> None:
         st.val[s, p] = v
         st.counts[s, c & 7] += 1
         st.info[I_VALSUM + s] += v
+        st.info[I_EVALSUM + s] += tb.p4ev[s, idx]
     st.p4[p] = both
 
 
@@ -355,11 +371,13 @@ def make_inline(st, tb, pos: int, with_near: bool) -> None:
     counts = st.counts
     pattern = tb.pattern
     cvt = tb.p4cv
+    evt = tb.p4ev
     u = st.ucells
     for s in range(2):
         for c in range(N_CLASSES):
             st.ucounts[ply, s * N_CLASSES + c] = counts[s, c]
-        st.ucounts[ply, 2 * N_CLASSES + s] = st.info[I_VALSUM + s]
+        st.ucounts[ply, U_VALSUM + s] = st.info[I_VALSUM + s]
+        st.ucounts[ply, U_EVALSUM + s] = st.info[I_EVALSUM + s]
     # the played cell leaves the empty cells: save it, take it out of the counts and sums
     row = st.utop[ply]
     oc0 = np.int64(cls[0, pos])
@@ -375,6 +393,9 @@ def make_inline(st, tb, pos: int, with_near: bool) -> None:
     counts[1, oc1 & 7] -= 1
     dv0 = -ov0  # changes of the value sums, written once at the end
     dv1 = -ov1
+    old_here = np.int64(p4[pos])
+    de0 = -np.int64(evt[0, old_here & 0xFFFF])  # and of the evaluation sums
+    de1 = -np.int64(evt[1, np.uint64(old_here >> 16)])
     p4[pos] = 0
     cls[0, pos] = 0
     cls[1, pos] = 0
@@ -427,6 +448,7 @@ def make_inline(st, tb, pos: int, with_near: bool) -> None:
                     nv = x >> 8
                     dv0 += nv - ov0
                     val[0, uq] = nv
+                    de0 += np.int64(evt[0, new & 0xFFFF]) - np.int64(evt[0, old & 0xFFFF])
                 if diff >> 16:
                     x = np.int64(cvt[1, np.uint64(new >> 16)])
                     nc = x & 255
@@ -437,9 +459,14 @@ def make_inline(st, tb, pos: int, with_near: bool) -> None:
                     nv = x >> 8
                     dv1 += nv - ov1
                     val[1, uq] = nv
+                    de1 += np.int64(evt[1, np.uint64(new >> 16)]) - np.int64(
+                        evt[1, np.uint64(old >> 16)]
+                    )
     st.utop[ply + 1] = row
     st.info[I_VALSUM] += dv0
     st.info[I_VALSUM + 1] += dv1
+    st.info[I_EVALSUM] += de0
+    st.info[I_EVALSUM + 1] += de1
     if with_near:
         for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
             for dx in range(-NEAR_RADIUS, NEAR_RADIUS + 1):
@@ -492,7 +519,8 @@ def undo_inline(st, with_near: bool) -> int:
     for s in range(2):
         for c in range(N_CLASSES):
             st.counts[s, c] = st.ucounts[ply, s * N_CLASSES + c]
-        st.info[I_VALSUM + s] = st.ucounts[ply, 2 * N_CLASSES + s]
+        st.info[I_VALSUM + s] = st.ucounts[ply, U_VALSUM + s]
+        st.info[I_EVALSUM + s] = st.ucounts[ply, U_EVALSUM + s]
     st.info[I_PLY] = ply
     st.info[I_SIDE] = side
     return pos
@@ -523,8 +551,8 @@ def hash_of(st) -> np.uint64:
 def evaluate(st, tb) -> int:
     """Static evaluation for the side to move (centi-units)."""
     s = st.info[I_SIDE] - 1
-    own = st.info[I_VALSUM + s]
-    opp = st.info[I_VALSUM + 1 - s]
+    own = st.info[I_EVALSUM + s]
+    opp = st.info[I_EVALSUM + 1 - s]
     return (own * tb.weights[W_ATTACK] - opp * tb.weights[W_DEFENCE]) // 64
 
 

@@ -1,0 +1,93 @@
+"""plies (``pbrain-plies``) against Rapfi, the strongest open Gomoku engine, at equal time.
+
+    python benchmarks/vs_rapfi.py --rapfi /tmp/rapfi/pbrain-rapfi --rule freestyle \\
+        --games 200 --st 0.5 [--openings FILE] [--size 15] [--concurrency 1] [--json OUT]
+
+Rapfi is GPL-3 and never part of this repository: build it apart with
+``../shared/tools/build-rapfi.sh`` (its built-in classical evaluation; no network files) and
+give the binary's path. Both brains get one thread (Rapfi: ``INFO thread_num 1``) and the same
+``timeout_turn``; the arena's start-up allowance (1 s over an engine's first move of a game)
+and its replay of a dropped command keep Rapfi's quirks from deciding games (docs/arena.md).
+Openings: the balanced ones in benchmarks/data (freestyle and standard) or the 26 Renju
+openings (renju), each played with both colours. Rapfi runs in a fresh temporary directory
+(it looks for a config file in its working directory and finds none). Prints plies' score and
+Elo with its 95% error bar, the pentanomial counts and any failures; ``--json`` keeps the
+arena's summary. Run it on a quiet machine: the engines play on the clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+DATA = Path(__file__).resolve().parent / "data"
+sys.path.insert(0, str(SRC))
+os.environ["PYTHONPATH"] = str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")
+
+from plies.arena import build_config, run_match  # noqa: E402
+
+DEFAULT_OPENINGS = {
+    "freestyle": str(DATA / "openings-freestyle-balanced.txt"),
+    "standard": str(DATA / "openings-standard-balanced.txt"),
+    "renju": "renju26",
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rapfi", required=True, help="path of the pbrain-rapfi binary")
+    ap.add_argument("--rule", default="freestyle", choices=sorted(DEFAULT_OPENINGS))
+    ap.add_argument("--size", default="15")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--st", type=float, default=0.5, help="seconds per move (timeout_turn)")
+    ap.add_argument("--openings", default=None)
+    ap.add_argument("--concurrency", type=int, default=1)
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args()
+    rapfi = Path(args.rapfi).resolve()
+    if not os.access(rapfi, os.X_OK):
+        print(f"error: no executable Rapfi at {args.rapfi}", file=sys.stderr)
+        return 2
+    workdir = tempfile.mkdtemp(prefix="rapfi-")
+    plies_cmd = shlex.quote(f"{sys.executable} -m plies.gomoku.pbrain")
+    engines = [
+        f"cmd={plies_cmd} proto=pbrain name=plies option.thread_num=1",
+        f"cmd={shlex.quote(str(rapfi))} proto=pbrain name=rapfi dir={workdir} option.thread_num=1",
+    ]
+    config = build_config(
+        engines,
+        rule=args.rule,
+        size=args.size,
+        games=args.games,
+        st=args.st,
+        openings=args.openings or DEFAULT_OPENINGS[args.rule],
+        concurrency=args.concurrency,
+    )
+    report = run_match(config)
+    summary = report.to_json()
+    wins, losses, draws = summary["wins"], summary["losses"], summary["draws"]
+    games = wins + losses + draws
+    score = (wins + draws / 2) / max(1, games)
+    print(
+        f"plies vs rapfi, {args.rule} {args.size}, st {args.st}: +{wins} ={draws} -{losses} "
+        f"({100 * score:.1f}%), Elo {summary['elo']:+.0f} +- {summary['elo_error']:.0f}"
+    )
+    failures: dict[str, int] = {}
+    for result in report.results:
+        if result.failure is not None:
+            key = f"{result.failure.engine}: {result.failure.kind}"
+            failures[key] = failures.get(key, 0) + 1
+    print("failures:", failures or "none")
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
