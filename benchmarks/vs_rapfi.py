@@ -74,9 +74,13 @@ def main() -> int:
     wins, losses, draws = summary["wins"], summary["losses"], summary["draws"]
     games = wins + losses + draws
     score = (wins + draws / 2) / max(1, games)
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
+    elo = "unbounded" if summary["elo"] is None else f"{summary['elo']:+.0f}"
+    error = "" if summary["elo_error"] is None else f" +- {summary['elo_error']:.0f}"
     print(
         f"plies vs rapfi, {args.rule} {args.size}, st {args.st}: +{wins} ={draws} -{losses} "
-        f"({100 * score:.1f}%), Elo {summary['elo']:+.0f} +- {summary['elo_error']:.0f}"
+        f"({100 * score:.1f}%), Elo {elo}{error}, pentanomial {report.scores[(0, 1)].pentanomial}"
     )
     failures: dict[str, int] = {}
     for result in report.results:
@@ -84,8 +88,6 @@ def main() -> int:
             key = f"{result.failure.engine}: {result.failure.kind}"
             failures[key] = failures.get(key, 0) + 1
     print("failures:", failures or "none")
-    if args.json:
-        Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
     return 0
 
 

@@ -119,7 +119,7 @@ def test_renju_tables_are_per_colour(tmp_path):
     path = tmp_path / "r.jsonl"
     gomoku_data.generate(settings, 2, path, seed=5)
     data = gomoku_fit.features(gomoku_data.load_games([path]), "renju")
-    assert data.n_features == 2 * combos.N_COMBOS
+    assert data.n_features == 2 * combos.N_COMBOS + 1  # and the tempo
     result = gomoku_fit.fit(data, "renju", steps=5)
     assert gomoku_fit.to_table(result.w, "renju").shape == (2, combos.N_COMBOS)
 

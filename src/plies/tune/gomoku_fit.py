@@ -18,10 +18,13 @@ for the side to move and ``score`` the self-play search's score of the position 
 search looked deeper than the static evaluation). Positions with a won or lost score, or a
 five to make or to block, are left out (the search decides those without the evaluation).
 
-The loss is the cross-entropy between ``sigmoid(eval / WIN_PROB_SCALE)`` and the target, plus
-an L2 pull toward the hand-written values (combinations seen rarely keep them); Adam, full
-batch, on compiled sparse products. Games whose seed is a multiple of 10 are held out to
-measure the fit.
+The loss is the cross-entropy between ``sigmoid(eval / WIN_PROB_SCALE + tempo)`` and the
+target, plus an L2 pull toward the hand-written values (combinations seen rarely keep them);
+Adam, full batch, on compiled sparse products. ``tempo`` is one more fitted number, the value of
+having the move, which the table cannot express (it has no side-to-move term): without it the
+fit bends the combination values to explain the mover's edge. It is reported and then dropped
+(a constant added to every evaluation changes no move choice). Games whose seed is a multiple
+of 10 are held out to measure the fit.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ WIN_SCORE_LIMIT = 20000  # scores beyond this are proven wins/losses: not labels
 @dataclass
 class Dataset:
     """Sparse features (CSR: ``indptr``, ``index``, ``value``), targets and the game of each
-    position."""
+    position. The last feature is the constant tempo term (1 in every position)."""
 
     indptr: np.ndarray
     index: np.ndarray
@@ -103,6 +106,7 @@ def features(
     d = (params.DEFENCE if defence is None else defence) / 64.0
     shared = shared_table(rule)
     n = combos.N_COMBOS
+    n_tables = 1 if shared else 2
     index_of = combos.combo_of_index().astype(np.int64)
     tables = None
     rows_index: list[np.ndarray] = []
@@ -139,8 +143,9 @@ def features(
                 opp_counts = np.bincount(opp[opp >= 0], minlength=n)
                 fo = np.flatnonzero(own_counts)
                 fp = np.flatnonzero(opp_counts)
-                rows_index.append(np.concatenate([fo + own_base, fp + opp_base]))
-                rows_value.append(np.concatenate([a * own_counts[fo], -d * opp_counts[fp]]))
+                tempo = np.array([n_tables * n])
+                rows_index.append(np.concatenate([fo + own_base, fp + opp_base, tempo]))
+                rows_value.append(np.concatenate([a * own_counts[fo], -d * opp_counts[fp], [1.0]]))
                 result = 0.5 if winner == 0 else (1.0 if winner == side else 0.0)
                 searched = 1.0 / (1.0 + math.exp(-score / params.WIN_PROB_SCALE))
                 targets.append(lam * result + (1.0 - lam) * searched)
@@ -159,7 +164,7 @@ def features(
         np.concatenate(rows_value).astype(np.float64) if rows_value else np.zeros(0),
         np.array(targets, dtype=np.float64),
         np.array(game_ids, dtype=np.int64),
-        n if shared else 2 * n,
+        n_tables * n + 1,
     )
 
 
@@ -219,11 +224,34 @@ class FitResult:
 
 
 def initial_values(rule: str) -> np.ndarray:
-    """The hand-written evaluation's values as a flat vector (the fit's start and prior)."""
+    """The hand-written evaluation's values as a flat vector (the fit's start and prior), and
+    a tempo of 0 last."""
     from plies.gomoku.board import rule_code
 
     classic = combos.classic_values(rule_code(rule))
-    return classic[0].copy() if shared_table(rule) else classic.reshape(-1).copy()
+    values = classic[0] if shared_table(rule) else classic.reshape(-1)
+    return np.append(values, 0.0)
+
+
+def pair_basis(n_tables: int) -> np.ndarray:
+    """float64[n_tables * N_COMBOS, n_tables * 66]: each combination's count of every unordered
+    pair of patterns among its four (a pattern with itself counts when it appears twice), per
+    table. A correction ``basis @ theta`` gives every combination the sum of its pairs' terms:
+    66 numbers a table instead of 1001, so that rare combinations share what common ones show."""
+    from plies.gomoku.engine import patterns as P
+
+    pairs = [(a, b) for a in range(P.N_PATTERNS) for b in range(a, P.N_PATTERNS)]
+    column = {pair: i for i, pair in enumerate(pairs)}
+    one = np.zeros((combos.N_COMBOS, len(pairs)))
+    for i, combo in enumerate(combos.COMBOS):
+        for k in range(4):
+            for j in range(k + 1, 4):
+                one[i, column[(combo[k], combo[j])]] += 1
+    basis = np.zeros((n_tables * combos.N_COMBOS, n_tables * len(pairs)))
+    for t in range(n_tables):
+        rows = slice(t * combos.N_COMBOS, (t + 1) * combos.N_COMBOS)
+        basis[rows, t * len(pairs) : (t + 1) * len(pairs)] = one
+    return basis
 
 
 def fit(
@@ -234,16 +262,21 @@ def fit(
     learning_rate: float = 4.0,
     prior: float = 1e-7,
     min_pattern: int = 0,
+    structure: str = "free",
     progress: Callable[[int, int], None] | None = None,
 ) -> FitResult:
     """Fit the values to ``data`` (Adam, full batch); ``prior`` weighs the pull toward the
     hand-written values (per squared centi-unit, against the mean cross-entropy). Only
     combinations holding a pattern of at least ``min_pattern`` (e.g. ``patterns.B3``) are
-    fitted; the others keep their hand-written values."""
+    fitted; the others keep their hand-written values. ``structure`` ``"free"`` fits every
+    combination's value; ``"pairs"`` fits a correction made of pattern-pair terms
+    (:func:`pair_basis`)."""
     from plies.gomoku.engine.params import WIN_PROB_SCALE
 
     if data.size == 0:
         raise InvalidOption("no labelled positions to fit")
+    if structure not in ("free", "pairs"):
+        raise InvalidOption(f"unknown structure {structure!r}: expected free or pairs")
     held = (data.game % 10) == 0
     train = data.subset(np.flatnonzero(~held)) if held.any() and (~held).any() else data
     test = data.subset(np.flatnonzero(held)) if held.any() and (~held).any() else data
@@ -252,11 +285,20 @@ def fit(
     # the all-dead combination stays worth nothing
     frozen = np.zeros_like(w, dtype=bool)
     weak = np.array([max(c) < min_pattern for c in combos.COMBOS])
-    for base in range(0, len(w), combos.N_COMBOS):
+    n_values = len(w) - 1  # the table's values; the tempo is last
+    for base in range(0, n_values, combos.N_COMBOS):
         frozen[base + combos.DEAD_COMBO] = True
         frozen[base : base + combos.N_COMBOS] |= weak
-    m = np.zeros_like(w)
-    v = np.zeros_like(w)
+    # w = w0 + basis @ theta: the identity for free values, pattern pairs otherwise
+    basis = None
+    if structure == "pairs":
+        basis = np.zeros((len(w), 66 * (n_values // combos.N_COMBOS) + 1))
+        basis[:n_values, :-1] = pair_basis(n_values // combos.N_COMBOS)
+        basis[-1, -1] = 1.0  # the tempo is its own parameter
+        basis[frozen] = 0.0
+    theta = np.zeros(len(w) if basis is None else basis.shape[1])
+    m = np.zeros_like(theta)
+    v = np.zeros_like(theta)
     b1, b2, eps = 0.9, 0.999, 1e-8
     z = np.zeros(train.size)
     grad = np.zeros_like(w)
@@ -266,13 +308,15 @@ def fit(
         p = 1.0 / (1.0 + np.exp(-z / WIN_PROB_SCALE))
         _rmatvec(train.indptr, train.index, train.value, (p - train.target), grad)
         grad /= train.size * WIN_PROB_SCALE
-        grad += 2 * prior * (w - w0)
+        grad[:n_values] += 2 * prior * (w - w0)[:n_values]
         grad[frozen] = 0.0
-        m = b1 * m + (1 - b1) * grad
-        v = b2 * v + (1 - b2) * grad * grad
+        g = grad if basis is None else basis.T @ grad
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
         mhat = m / (1 - b1**step)
         vhat = v / (1 - b2**step)
-        w -= learning_rate * mhat / (np.sqrt(vhat) + eps)
+        theta -= learning_rate * mhat / (np.sqrt(vhat) + eps)
+        w = w0 + (theta if basis is None else basis @ theta)
         if progress:
             progress(step, steps)
     after = (loss(train, w), loss(test, w))
@@ -285,6 +329,8 @@ def fit(
         "learning_rate": learning_rate,
         "prior": prior,
         "min_pattern": min_pattern,
+        "structure": structure,
+        "tempo": float(w[-1]),
         "loss_before": {"train": before[0], "test": before[1]},
         "loss_after": {"train": after[0], "test": after[1]},
     }
@@ -292,8 +338,9 @@ def fit(
 
 
 def to_table(w: np.ndarray, rule: str) -> np.ndarray:
-    """The flat values as the engine's int16 ``[2, N_COMBOS]`` table."""
+    """The flat values as the engine's int16 ``[2, N_COMBOS]`` table (the tempo dropped)."""
     n = combos.N_COMBOS
+    w = w[:-1]
     rows = np.stack([w, w]) if shared_table(rule) else w.reshape(2, n)
     return np.clip(np.rint(rows), -32000, 32000).astype(np.int16)
 
