@@ -21,8 +21,9 @@ import statistics
 import sys
 import time
 
-from plies.gomoku import Board, Move
+from plies.gomoku import Board
 from plies.gomoku.engine.api import Engine
+from plies.tune.gomoku_data import random_opening as add_random_stones
 
 OPENINGS = [
     "h8 h9 h10",
@@ -100,21 +101,12 @@ def random_opening(
 ) -> list[str]:
     """One of ``bases`` plus ``extra`` random legal moves in the central 7x7 (fixed-node
     matches replay the same games from the same opening, so larger matches need more
-    openings than the 26)."""
-    moves = list(rng.choice(bases))
-    board = Board.from_moves(moves, size, rule, forbidden="loses")
-    c = size // 2
-    for _ in range(extra):
-        cells = [
-            Move(x, y)
-            for x in range(c - 3, c + 4)
-            for y in range(c - 3, c + 4)
-            if board.is_legal(Move(x, y))
-        ]
-        move = rng.choice(cells)
-        board.play(move)
-        moves.append(str(move))
-    return moves
+    openings than the 26). The random moves come from the trainer's
+    :func:`plies.tune.gomoku_data.random_opening` (session 9; before it, the same seed drew
+    other moves)."""
+    board = Board.from_moves(list(rng.choice(bases)), size, rule, forbidden="loses")
+    add_random_stones(board, rng, extra)
+    return [str(m) for m in board.history]
 
 
 def parse_params(items: list[str]) -> dict:
