@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from plies.errors import InvalidOption
 from plies.gomoku import Board
 from plies.gomoku.engine import Engine, combos
 from plies.gomoku.engine import state as ST
@@ -150,3 +151,21 @@ def test_plies_train_gomoku_command(tmp_path, capsys):
         main(args)  # no --out
     assert exc.value.code == 2
     assert "--out" in capsys.readouterr().err
+
+
+def test_pair_structure_fits_a_correction_of_pattern_pair_terms(games):
+    data = gomoku_fit.features(games, "freestyle")
+    result = gomoku_fit.fit(data, "freestyle", steps=40, learning_rate=8.0, structure="pairs")
+    assert result.report["loss_after"]["train"] < result.report["loss_before"]["train"]
+    correction = (result.w - gomoku_fit.initial_values("freestyle"))[:-1]
+    basis = gomoku_fit.pair_basis(1)
+    assert basis.shape == (combos.N_COMBOS, 66)
+    # every combination holds 6 pairs; the correction is a sum of pair terms
+    assert np.all(basis.sum(axis=1) == 6)
+    basis[combos.DEAD_COMBO] = 0.0  # the all-dead combination stays worth nothing
+    assert correction[combos.DEAD_COMBO] == 0.0
+    theta, *_ = np.linalg.lstsq(basis, correction, rcond=None)
+    assert np.abs(basis @ theta - correction).max() < 1e-6
+    assert abs(correction).max() > 0
+    with pytest.raises(InvalidOption):
+        gomoku_fit.fit(data, "freestyle", structure="cubes")
