@@ -295,6 +295,15 @@ def test_time_budget():
     assert pbrain.time_budget(info, 0.0, lambda s: s / 10).hard == 0.0
 
 
+def test_a_time_per_move_without_a_match_clock_is_a_fixed_budget():
+    info = {"timeout_turn": 500, "timeout_match": 0, "time_left": 0}
+    assert pbrain.time_budget(info, 0.0, lambda s: s / 10).fixed
+    info = {"timeout_turn": 500, "timeout_match": 60000, "time_left": 30000}
+    assert not pbrain.time_budget(info, 0.0, lambda s: s / 10).fixed
+    info = {"timeout_turn": 0, "timeout_match": 0, "time_left": 0}
+    assert not pbrain.time_budget(info, 0.0, lambda s: s / 10).fixed
+
+
 def test_hash_sizing():
     assert pbrain.hash_mb_for(0, 200 << 20, 15, 15, 1) == pbrain.DEFAULT_HASH_MB
     mb = pbrain.hash_mb_for(350 << 20, 180 << 20, 20, 20, 1)

@@ -142,12 +142,14 @@ def hash_mb_for(
 @dataclass
 class Budget:
     """Time for one move: ``soft`` is the target, ``hard`` the deadline (both seconds from
-    now), ``limit`` the manager's limit the reply must beat."""
+    now), ``limit`` the manager's limit the reply must beat; ``fixed`` when only a time per move
+    limits it (no match clock): then time not used is lost, and the search runs to ``hard``."""
 
     soft: float
     hard: float
     limit: float
     note: str = ""
+    fixed: bool = False
 
 
 def time_budget(
@@ -182,7 +184,7 @@ def time_budget(
         note += f", left {left:.3f}s share {share:.3f}s"
     hard = max(0.0, hard - elapsed)
     soft = max(0.0, min(soft - elapsed, hard))
-    return Budget(soft, hard, limit, note)
+    return Budget(soft, hard, limit, note, fixed=turn_ms > 0 and match_ms <= 0)
 
 
 @dataclass
@@ -701,7 +703,9 @@ class Brain:
             )
             state["best"], state["score"] = r.move, r.score
             target = budget.soft * (2.0 if unstable else 1.0)
-            if self._stop.is_set() or elapsed >= min(target, budget.hard) * 0.62:
+            if self._stop.is_set() or (
+                not budget.fixed and elapsed >= min(target, budget.hard) * 0.62
+            ):
                 engine.stop()
 
         depth = self.info.get("max_depth")
@@ -717,6 +721,7 @@ class Brain:
             multipv=multipv,
             info=on_iteration,
             target=budget.soft,  # the root threat solver's share comes from the soft time
+            full_time=budget.fixed,
         )
         return result
 

@@ -205,6 +205,14 @@ def test_clock_allocation_stays_within_a_third_of_the_time_left() -> None:
         assert 0 < budget <= left / 3
 
 
+def test_full_time_searches_until_the_movetime_is_up() -> None:
+    # an opening: no proven win and many candidates, so only the clock ends it
+    board = Board.from_moves(["h8", "i9", "g7", "j10"], 15, "freestyle")
+    result = Engine("freestyle", hash_mb=4).search(board, movetime=0.4, full_time=True)
+    assert result.move is not None and board.is_legal(result.move)
+    assert result.time >= 0.35
+
+
 def test_a_tiny_movetime_still_returns_a_legal_move() -> None:
     board = Board.from_moves(["h8", "i9", "h10", "g9", "i10", "j11"], 15, "freestyle")
     engine = Engine("freestyle", hash_mb=4)

@@ -357,6 +357,7 @@ class Engine:
         increment: float = 0.0,
         info=None,
         target: float | None = None,
+        full_time: bool = False,
     ) -> SearchResult:
         """Search ``board`` for the side to move within the given limits.
 
@@ -367,16 +368,22 @@ class Engine:
         solver's share is taken from it. With ``multipv`` > 1, ``result.lines`` holds the best
         lines, best first (``result.move`` is line 1's move). :meth:`stop` ends it early; to
         stop it from another thread before it has started, announce it with :meth:`begin`.
+        ``full_time``: search until ``movetime`` is up rather than stop when the next iteration
+        looks too long to finish (a fixed time per move, where unused time is lost: an
+        unfinished iteration still counts once its first root move is searched).
         """
         self._claim()
         try:
             return self._search(
-                board, depth, nodes, movetime, multipv, time_left, increment, info, target
-            )
+                board, depth, nodes, movetime, multipv, time_left, increment, info, target,
+                full_time,
+            )  # fmt: skip
         finally:
             self._release()
 
-    def _search(self, board, depth, nodes, movetime, multipv, time_left, increment, info, target):
+    def _search(
+        self, board, depth, nodes, movetime, multipv, time_left, increment, info, target, full_time
+    ):
         self._check_board(board)
         if board.is_over:
             raise InvalidOption("the game is over: nothing to search")
@@ -424,7 +431,7 @@ class Engine:
             self._prepare(ctx, nodes)
             pvs_start = time.perf_counter() if vct_nodes else start
             result = self._iterate(
-                board, st, tb, ctx, max_depth, multipv, pvs_start, deadline, info
+                board, st, tb, ctx, max_depth, multipv, pvs_start, deadline, info, full_time
             )
         finally:
             self.stop_flag[0] = 1
@@ -538,7 +545,7 @@ class Engine:
             S.pvs(st, tb, ctx, -S.INF, S.INF, depth, 0, -1)
             depth += 1
 
-    def _iterate(self, board, st, tb, ctx, max_depth, multipv, start, deadline, info):
+    def _iterate(self, board, st, tb, ctx, max_depth, multipv, start, deadline, info, full_time):
         result = SearchResult(None, 0, 0.5, [], 0, 0, 0, 0, 0.0)
         multipv = min(multipv, max(1, len(board.moves())))
         for d in range(1, max_depth + 1):
@@ -600,7 +607,11 @@ class Engine:
                 break  # a proven win: nothing to gain from searching on
             if ctx.stats[S.S_ROOT_MOVES] == 1 and multipv == 1 and deadline is not None:
                 break  # a single candidate (a forced block): answer at once on a clock
-            if deadline is not None and deadline - time.perf_counter() < 0.6 * elapsed:
+            if (
+                not full_time
+                and deadline is not None
+                and deadline - time.perf_counter() < 0.6 * elapsed
+            ):
                 break
         result.nodes = int(ctx.stats[S.S_NODES])
         if result.move is None:
