@@ -1,0 +1,338 @@
+"""How good is the Gomoku review? Measured on self-play games (issue 19's targets).
+
+    PYTHONPATH=src python benchmarks/review_quality.py [--games 10] [--nodes 4000]
+        [--rule freestyle] [--seed 1] [--ref-factor 10] [--rapfi PATH --rapfi-time 1.0]
+        [--workers 2] [--json OUT]
+
+Games: plies plays both sides at ``--nodes`` per move from seeded random openings (the
+trainer's generator, :func:`plies.tune.gomoku_data.play_game`). Every figure below is
+printed and, with ``--json``, written:
+
+* **equal-budget errors**: each game is reviewed at the budget it was played with; a move
+  labelled worse than an inaccuracy (mistake, blunder, missed win) is an error of the review
+  or of the player at that budget. Target: at most 1 per 10 games.
+* **consistency**: rows whose "after" differs from the next row's "before" (seen from the
+  other side) by more than 0.02; lines that do not replay legally from their position or do
+  not start at the move their row names (best line, the missed win, the refutation).
+* **injected losing moves**: in each game a move is replaced by one after which the opponent
+  has a VCF (the engine's best move there allows none), and the opponent's VCF is appended;
+  the share of those games whose injected move the review labels inaccuracy or worse (and
+  how many as blunder). Target: at least 95%.
+* **best-move agreement**: the review's best move in every judged position against plies at
+  ``--ref-factor`` times the nodes (fresh table each): the same move, and an equivalent one
+  (the reference values the review's move within 0.02 of win probability of its own choice,
+  searching the position after it at the same budget); and against Rapfi when ``--rapfi``
+  gives its binary (pbrain protocol, ``--rapfi-time`` seconds a move, one thread). Target: at
+  least 80%.
+* **threat facts**: every cell the review lists as making a five, a four or an open four
+  for a colour is checked with the rules kernels (place the stone, count the cells that
+  then make five: at least 1 for a four, at least 2 for an open four).
+* **time**: review seconds per position (wall clock, ``--workers`` processes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from plies.analysis.gomoku import review_record  # noqa: E402
+from plies.analysis.review import BAD_CLASSES, Budget  # noqa: E402
+from plies.gomoku import Board, Move, rules  # noqa: E402
+from plies.gomoku.engine import Engine  # noqa: E402
+from plies.gomoku.records import GameRecord  # noqa: E402
+from plies.tune.gomoku_data import SelfPlaySettings, play_game  # noqa: E402
+
+WORSE_THAN_INACCURACY = ("mistake", "blunder", "missed_win")
+
+
+def self_play_games(rule: str, nodes: int, games: int, seed: int) -> list[list[Move]]:
+    settings = SelfPlaySettings(rule=rule, size=15, nodes=nodes, evaluation="classic")
+    out = []
+    for i in range(games):
+        record = play_game(settings, seed + i)
+        out.append([Move(*map(int, m.split(","))) for m in record["moves"]])
+    return out
+
+
+def record_of(moves: list[Move], rule: str) -> GameRecord:
+    board = Board(15, rule, forbidden="loses")
+    board.play_moves(moves)
+    return GameRecord.from_board(board)
+
+
+def replays(board: Board, line: list[str]) -> bool:
+    """The line is a sequence of legal moves from ``board`` (a copy is played on)."""
+    b = board.copy()
+    try:
+        for text in line:
+            if b.is_over:
+                return False
+            b.play(text)
+    except Exception:
+        return False
+    return True
+
+
+def check_review(review, moves: list[Move], rule: str) -> dict:
+    """Consistency of consecutive rows and of every shown line, on one reviewed game."""
+    contradictions = bad_lines = lines = 0
+    rows = review.moves
+    for a, b in zip(rows, rows[1:], strict=False):
+        if abs(a.win_probability_after - (1.0 - b.win_probability_before)) > 0.02:
+            contradictions += 1
+    for row in rows:
+        board_i = Board(15, rule, forbidden="loses")
+        board_i.play_moves(moves[: row.ply - 1])
+        shown = []
+        if row.best_line:
+            shown.append((row.best_line, row.best_move, board_i))
+        had = row.facts.get("had_win")
+        if had and had.get("line"):
+            shown.append((had["line"], None, board_i))
+        ref = row.facts.get("opponent_wins")
+        if ref and ref.get("line"):
+            after = board_i.copy()
+            if not after.is_over and after.is_legal(row.move):
+                after.play(row.move)
+                shown.append((ref["line"], None, after))
+        for line, first, start in shown:
+            lines += 1
+            if (first is not None and line[0] != first) or not replays(start, line):
+                bad_lines += 1
+    return {"contradictions": contradictions, "lines": lines, "bad_lines": bad_lines}
+
+
+def threat_fact_errors(moves: list[Move], rule: str) -> tuple[int, int]:
+    """(cells checked, cells whose five/four/open four claim the rules kernels deny) over
+    every position of the game."""
+    from plies.analysis.gomoku import threat_cells
+    from plies.gomoku.engine import Engine as _E
+
+    tables = _E(rule, 15, hash_mb=1).tables
+    board = Board(15, rule, forbidden="loses")
+    checked = wrong = 0
+    for m in [None, *moves]:
+        if m is not None:
+            board.play(m)
+        if board.is_over:
+            break
+        cells = threat_cells(board, tables)
+        for side, colour in ((1, "black"), (2, "white")):
+            for kind, need in (("five", 0), ("four", 1), ("open_four", 2)):
+                for text in cells[colour][kind]:
+                    checked += 1
+                    if not _claim_holds(board, board.parse(text), side, need):
+                        wrong += 1
+    return checked, wrong
+
+
+def _claim_holds(board: Board, cell: Move, colour: int, need: int) -> bool:
+    """``need`` 0: the stone makes five; otherwise after it at least ``need`` empty cells
+    make five for the same colour."""
+    code = board.rule_code
+    pos = board._pos(cell)
+    if need == 0:
+        return bool(rules.makes_five(board.cells, board.stride, pos, colour, code))
+    b = board.copy()
+    b.put(cell, colour)
+    fives = 0
+    for y in range(b.height):
+        for x in range(b.width):
+            q = b._pos(Move(x, y))
+            if b.cells[q] == rules.EMPTY and rules.makes_five(b.cells, b.stride, q, colour, code):
+                fives += 1
+    return fives >= need
+
+
+def inject_losing_move(
+    moves: list[Move], rule: str, rng: random.Random, engine: Engine
+) -> tuple[list[Move], int] | None:
+    """A game with one move replaced by a losing one: after it the opponent has a VCF, while
+    after the engine's best move there the opponent has none (often a threat left unanswered:
+    the position held, the move lets it through). Returns (moves, 1-based ply)."""
+    plies = list(range(6, max(7, len(moves) - 4)))
+    rng.shuffle(plies)
+    for k in plies[:12]:
+        board = Board(15, rule, forbidden="loses")
+        board.play_moves(moves[:k])
+        if board.is_over or engine.vcf(board) is not None:
+            continue  # the mover wins: any other move would be a missed win
+        engine.new_game()
+        best = engine.search(board, nodes=20000).move
+        after_best = board.copy()
+        after_best.play(best)
+        if after_best.is_over or engine.vcf(after_best) is not None:
+            continue
+        near = sorted(
+            {
+                Move(m.x + dx, m.y + dy)
+                for m in board.history
+                for dx in (-2, -1, 0, 1, 2)
+                for dy in (-2, -1, 0, 1, 2)
+            }
+        )
+        rng.shuffle(near)
+        for cell in near:
+            if not board.is_legal(cell) or cell == best:
+                continue
+            trial = board.copy()
+            trial.play(cell)
+            if trial.is_over:
+                continue
+            line = engine.vcf(trial)
+            if line is not None:
+                return moves[:k] + [cell] + list(line), k + 1
+    return None
+
+
+def equivalent(engine: Engine, board: Board, move: str, ref_score: int, nodes: int) -> bool:
+    """The reference search values ``move`` within 0.02 of win probability of its own best
+    move (the position after ``move`` searched at the reference budget, fresh table)."""
+    from plies.gomoku.engine.api import win_probability
+
+    after = board.copy()
+    after.play(move)
+    if after.is_over:
+        return after.winner != 0
+    engine.new_game()
+    value = -engine.search(after, nodes=nodes).score
+    return win_probability(ref_score) - win_probability(value) <= 0.02
+
+
+def rapfi_move(binary: str, board: Board, seconds: float) -> str | None:
+    """Rapfi's move in ``board`` by the pbrain protocol (BOARD), one thread."""
+    stones = []
+    for i, m in enumerate(board.history):
+        own = 1 if (len(board.history) - i) % 2 == 0 else 2  # 1 = the side to move's stone
+        stones.append(f"{m.x},{m.y},{own}")
+    rule = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}.get(board.rule, 0)
+    script = "\n".join(
+        [
+            f"START {board.width}",
+            f"INFO timeout_turn {int(seconds * 1000)}",
+            "INFO timeout_match 0",
+            "INFO thread_num 1",
+            f"INFO rule {rule}",
+            "BOARD",
+            *stones,
+            "DONE",
+            "END",
+            "",
+        ]
+    )
+    out = subprocess.run(
+        [binary], input=script, capture_output=True, text=True, timeout=seconds * 4 + 30,
+        cwd=os.path.dirname(binary),
+    )  # fmt: skip
+    for line in out.stdout.splitlines():
+        parts = line.strip().split(",")
+        if len(parts) == 2 and all(p.isdigit() for p in parts):
+            return Move(int(parts[0]), int(parts[1])).algebraic(board.height)
+    return None
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--nodes", type=int, default=4000)
+    ap.add_argument("--rule", default="freestyle", choices=["freestyle", "standard", "renju"])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--ref-factor", type=int, default=10)
+    ap.add_argument("--rapfi", default=None, help="path of a pbrain-rapfi binary (optional)")
+    ap.add_argument("--rapfi-time", type=float, default=1.0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args()
+    if args.rapfi and not os.access(args.rapfi, os.X_OK):
+        print(f"error: no executable Rapfi at {args.rapfi}", file=sys.stderr)
+        return 2
+    budget = Budget(nodes=args.nodes, solver_nodes=args.nodes)
+    print(f"playing {args.games} self-play games at {args.nodes} nodes ({args.rule})")
+    games = self_play_games(args.rule, args.nodes, args.games, args.seed)
+    totals = {
+        "games": len(games), "rows": 0, "worse_than_inaccuracy": 0, "inaccuracies": 0,
+        "contradictions": 0, "lines": 0, "bad_lines": 0, "positions": 0, "seconds": 0.0,
+        "agree_ref": 0, "equivalent_ref": 0, "judged": 0, "agree_rapfi": 0, "rapfi_judged": 0,
+        "threat_cells": 0, "threat_wrong": 0, "injected": 0, "flagged": 0, "blunders": 0,
+    }  # fmt: skip
+    ref_engine = Engine(args.rule, 15, hash_mb=64)
+    for gi, moves in enumerate(games):
+        start = time.perf_counter()
+        review = review_record(record_of(moves, args.rule), budget, workers=args.workers)
+        totals["seconds"] += time.perf_counter() - start
+        totals["positions"] += len(moves) + 1
+        totals["rows"] += len(review.moves)
+        for row in review.moves:
+            if row.classification in WORSE_THAN_INACCURACY:
+                totals["worse_than_inaccuracy"] += 1
+            elif row.classification == "inaccuracy":
+                totals["inaccuracies"] += 1
+        for key, value in check_review(review, moves, args.rule).items():
+            totals[key] += value
+        checked, wrong = threat_fact_errors(moves, args.rule)
+        totals["threat_cells"] += checked
+        totals["threat_wrong"] += wrong
+        for row in review.moves:
+            if row.classification in ("book", "forced", "lost") or row.best_move is None:
+                continue
+            board = Board(15, args.rule, forbidden="loses")
+            board.play_moves(moves[: row.ply - 1])
+            ref_engine.new_game()
+            ref = ref_engine.search(board, nodes=args.nodes * args.ref_factor)
+            totals["judged"] += 1
+            same = ref.move is not None and ref.move.algebraic(15) == row.best_move
+            totals["agree_ref"] += same
+            totals["equivalent_ref"] += same or equivalent(
+                ref_engine, board, row.best_move, ref.score, args.nodes * args.ref_factor
+            )
+            if args.rapfi:
+                theirs = rapfi_move(args.rapfi, board, args.rapfi_time)
+                if theirs is not None:
+                    totals["rapfi_judged"] += 1
+                    totals["agree_rapfi"] += theirs == row.best_move
+        print(f"game {gi + 1}/{len(games)}: {len(moves)} moves, running totals {totals}")
+    rng = random.Random(args.seed)
+    for gi, moves in enumerate(games):
+        injected = inject_losing_move(moves, args.rule, rng, ref_engine)
+        if injected is None:
+            continue
+        new_moves, ply = injected
+        review = review_record(record_of(new_moves, args.rule), budget, workers=args.workers)
+        row = next(r for r in review.moves if r.ply == ply)
+        totals["injected"] += 1
+        totals["flagged"] += row.classification in BAD_CLASSES
+        totals["blunders"] += row.classification == "blunder"
+        print(f"injected game {gi + 1}: ply {ply} {row.move} -> {row.classification}")
+    n = max(1, totals["games"])
+    report = {
+        "settings": vars(args),
+        "totals": totals,
+        "worse_than_inaccuracy_per_10_games": round(10 * totals["worse_than_inaccuracy"] / n, 2),
+        "contradictions": totals["contradictions"],
+        "bad_lines": totals["bad_lines"],
+        "injected_flagged_share": round(totals["flagged"] / max(1, totals["injected"]), 3),
+        "agreement_with_reference": round(totals["agree_ref"] / max(1, totals["judged"]), 3),
+        "equivalent_to_reference": round(totals["equivalent_ref"] / max(1, totals["judged"]), 3),
+        "agreement_with_rapfi": round(totals["agree_rapfi"] / totals["rapfi_judged"], 3)
+        if totals["rapfi_judged"]
+        else None,
+        "threat_fact_errors": totals["threat_wrong"],
+        "seconds_per_position": round(totals["seconds"] / max(1, totals["positions"]), 3),
+        "load_average": os.getloadavg()[0],
+    }
+    print(json.dumps({k: v for k, v in report.items() if k != "settings"}, indent=1))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
