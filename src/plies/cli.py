@@ -60,7 +60,9 @@ def describe_result(board: Board) -> str:
     if board.lost_by_forbidden:
         last = board.last_move
         assert last is not None
-        return f"white wins: black's move {last.algebraic(board.height)} is forbidden"
+        why = board.forbidden_loss_reason
+        reason = f" ({why})" if why else ""
+        return f"white wins: black's move {last.algebraic(board.height)} is forbidden{reason}"
     if board.winner:
         colour = "black" if board.winner == 1 else "white"
         line = board.winning_line or []
@@ -250,16 +252,43 @@ def play(
         out.print(Text(f"saved {save}"))
 
 
+class _LazyHelpOption(click.Option):
+    """An option whose help text is built when help is shown (``help_from()``), so that it can
+    quote defaults from modules the command imports only when it runs."""
+
+    def __init__(self, *args: Any, help_from: Callable[[], str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help_from = help_from
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.help = self.help_from()
+        return super().get_help_record(ctx)
+
+
+def _bench_depth_help() -> str:
+    from plies.chess.engine.bench import DEFAULT_DEPTH as CHESS
+    from plies.gomoku.engine.bench import DEFAULT_DEPTH as GOMOKU
+
+    return (
+        f"Depth per position (default: gomoku {GOMOKU}, chess {CHESS}; dots solves its "
+        "positions exactly and takes no limit)."
+    )
+
+
 @cli.command()
 @click.argument("game", type=click.Choice(["gomoku", "chess", "dots"]))
-@click.option("--depth", type=int, default=None, help="Depth per position (default 8).")
-@click.option("--nodes", type=int, default=None, help="Nodes per position instead of a depth.")
+@click.option("--depth", type=int, default=None, cls=_LazyHelpOption, help_from=_bench_depth_help)
+@click.option(
+    "--nodes", type=int, default=None, help="Nodes per position instead of a depth (not dots)."
+)
 def bench(game: str, depth: int | None, nodes: int | None) -> None:
     """Search a fixed position set: total nodes, nodes per second and a signature."""
     if game == "chess":
         _bench_chess(depth, nodes)
         return
     if game == "dots":
+        if depth is not None or nodes is not None:
+            raise InvalidOption("bench dots solves its positions exactly: no --depth or --nodes")
         return _bench_dots()
     from plies.gomoku.engine.bench import DEFAULT_DEPTH, run_bench
 
@@ -393,11 +422,31 @@ def _bench_dots() -> None:
 @cli.command()
 @click.argument("game", type=click.Choice(["dots"]))
 @click.option("--out", default="plies-charts", show_default=True, help="Output folder.")
-@click.option("--agents", default="dots-chains,dots-mcts?iterations=500,dots-alphabeta?depth=2")
-@click.option("--sizes", default="2x2,2x3,3x3", show_default=True, help="Boards (boxes).")
+@click.option(
+    "--agents",
+    default="dots-chains,dots-mcts?iterations=500,dots-alphabeta?depth=2",
+    show_default=True,
+    help="Comma-separated agent specs whose win rates against dots-random are charted.",
+)
+@click.option(
+    "--sizes",
+    default="2x2,2x3,3x3",
+    show_default=True,
+    help="Boards (RxC boxes) of the win-rate games and of the alpha-beta timings.",
+)
 @click.option("--games", type=int, default=20, show_default=True, help="Games per agent/size.")
-@click.option("--depths", default="1,2,3,4", show_default=True, help="Alpha-beta depths.")
-@click.option("--solve-sizes", default="2x2,2x3,3x3,2x4", show_default=True)
+@click.option(
+    "--depths",
+    default="1,2,3,4",
+    show_default=True,
+    help="Alpha-beta depths timed (one move from the empty board) on each of --sizes.",
+)
+@click.option(
+    "--solve-sizes",
+    default="2x2,2x3,3x3,2x4",
+    show_default=True,
+    help="Boards (RxC boxes) the exact solver is timed on, from the empty board.",
+)
 def charts(game, out, agents, sizes, games, depths, solve_sizes) -> None:
     """PNG charts: win rates by agent and board size, search time by depth and board size."""
     from plies.dots.charts import make_charts
@@ -414,6 +463,7 @@ def _arena_options(func):
     """The options `plies match` and `plies tournament` share."""
     from plies.arena.output import GOMOKU_FORMATS
     from plies.arena.runners import BACKENDS
+    from plies.arena.timecontrol import DEFAULT_MARGIN, DEFAULT_STARTUP
 
     options = [
         click.option(
@@ -447,12 +497,15 @@ def _arena_options(func):
         click.option("--tc", help="Clock: [MOVES/]SECONDS[+INC], e.g. 10+0.1 (cutechess style)."),
         click.option("--st", type=float, help="Fixed seconds per move."),
         click.option(
-            "--timemargin", type=float, help="Seconds of grace before a time loss (default 0.1)."
+            "--timemargin",
+            type=float,
+            help=f"Seconds of grace before a time loss (default {DEFAULT_MARGIN:g}).",
         ),
         click.option(
             "--startup",
             type=float,
-            help="Extra seconds an engine's first move of a game may take (default 1).",
+            help="Extra seconds an engine's first move of a game may take "
+            f"(default {DEFAULT_STARTUP:g}).",
         ),
         click.option(
             "--openings",
@@ -464,6 +517,7 @@ def _arena_options(func):
             type=click.Choice(["sequential", "random"]),
             default="sequential",
             show_default=True,
+            help="Take the openings in file order or shuffled (see --seed).",
         ),
         click.option("--seed", type=int, help="Seed for --openings-order random."),
         click.option(
@@ -481,7 +535,13 @@ def _arena_options(func):
             help="Draw adjudication on engine scores.",
         ),
         click.option("--concurrency", type=int, help="Games at once (default: cores - 1)."),
-        click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True),
+        click.option(
+            "--backend",
+            type=click.Choice(BACKENDS),
+            default="local",
+            show_default=True,
+            help="Where games run: a local process pool, or a Ray cluster.",
+        ),
         click.option("--ray-address", help="Ray cluster address (default: a local instance)."),
         click.option(
             "--out",
@@ -556,6 +616,7 @@ def _run_arena(verb: str, fmt: str, kw: dict, sprt: dict | None = None) -> None:
     type=click.Choice(["normalized", "logistic"]),
     default="normalized",
     show_default=True,
+    help="SPRT bounds in normalized Elo (as fishtest) or logistic Elo.",
 )
 def match(sprt, alpha, beta, sprt_model, **kw) -> None:
     """Play a match between two engines: Elo, LOS, pentanomial counts and the SPRT."""
@@ -580,16 +641,28 @@ def tournament(fmt, **kw) -> None:
 
 
 # --- plies analyze (game review) ---------------------------------------------------------------
+def _analyze_movetime_help() -> str:
+    from plies.analysis.session import DEFAULT_MOVETIME
+
+    return f"Seconds per position (default {DEFAULT_MOVETIME:g} without --depth or --nodes)."
+
+
 @cli.command()
 @click.argument("file", type=str)
 @_rule_option("The rule.")
 @click.option("--size", metavar="N|WxH", help="Board size, replacing the record's.")
-@click.option("--movetime", type=float, help="Seconds per position (default 0.5).")
+@click.option("--movetime", type=float, cls=_LazyHelpOption, help_from=_analyze_movetime_help)
 @click.option("--depth", type=int, help="Search depth per position instead of a time.")
 @click.option("--nodes", type=int, help="Nodes per position instead of a time (deterministic).")
 @click.option("--threads", type=int, default=1, show_default=True, help="Threads per search.")
 @click.option("--workers", type=int, help="Positions analysed at once (default: cores - 1).")
-@click.option("--lang", type=click.Choice(["en", "vi"]), default="en", show_default=True)
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "vi"]),
+    default="en",
+    show_default=True,
+    help="Language of the explanations.",
+)
 @click.option("--json", "json_out", metavar="OUT", help="Write the review as JSON.")
 @click.option("--html", "html_out", metavar="OUT", help="Write the HTML report.")
 @click.option("--book", metavar="FILE", help="An opening book: one line of moves per line.")
@@ -699,7 +772,13 @@ def train() -> None:
 )
 @click.option("--steps", type=int, default=400, show_default=True, help="Fit iterations.")
 @click.option("--prior", type=float, default=1e-7, show_default=True, help="Pull to classic.")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where self-play games run: local processes, or a Ray cluster.",
+)
 @click.option("--ray-address", help="Ray cluster address (default: a local instance).")
 @click.option("--fit/--no-fit", default=True, help="Fit a table after the games (default on).")
 def train_gomoku(**kw) -> None:
