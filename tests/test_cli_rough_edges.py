@@ -110,3 +110,37 @@ def test_play_undo_names_the_moves_taken_back(runner):
     )
     reply = next(line for line in result.output.splitlines() if "score" in line).split()[0]
     assert f"took back {reply} and h8" in result.output
+
+
+# --- 3. nothing to review is an error --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("", "no moves to review"),
+        ("# rule: renju\n# black: Alice\n", "no moves to review"),
+        ("Piskvorky 15x15, 0:0, 0\n", "no moves to review"),
+        ('[Event "x"]\n[White "a"]\n\n*\n', "no moves in the PGN"),
+    ],
+    ids=["empty", "headers-only", "psq-header-only", "pgn-no-moves"],
+)
+def test_analyze_a_record_without_moves_is_an_error(capsys, tmp_path, content, message):
+    path = tmp_path / ("game.psq" if content.startswith("Piskvorky") else "game.txt")
+    path.write_text(content)
+    assert one_error_line(capsys, ["analyze", str(path), "--nodes", "100"]).endswith(message)
+
+
+# --- 4. "-" reads standard input -------------------------------------------------------------
+def test_show_and_solve_read_stdin(runner):
+    result = runner.invoke(cli, ["show", "-"], input="# rule: renju\nh8 h9 i10\n")
+    assert result.exit_code == 0, result.output
+    assert "rule: renju   size: 15x15   moves: 3" in result.stdout
+    result = runner.invoke(cli, ["solve", "gomoku", "-"], input="h8 a1 i8 a3 h9 a5 h10 a7\n")
+    assert result.exit_code == 0, result.output
+    assert "black wins by VCF" in result.stdout
+
+
+def test_analyze_stdin_without_moves_is_an_error(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
+    assert one_error_line(capsys, ["analyze", "-"]) == "error: <stdin>: no moves to review"

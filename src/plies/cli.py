@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from plies import __version__
-from plies.errors import InvalidOption, PliesError
+from plies.errors import InvalidOption, InvalidRecord, PliesError
 from plies.gomoku.board import Board
 from plies.gomoku.records import FORMATS, GameRecord, example_record, load_record
 from plies.gomoku.rules import RULE_NAMES
@@ -144,7 +144,8 @@ def demo(html_out: str | None) -> None:
 )
 @click.option("--forbidden", is_flag=True, help="Mark black's forbidden points (Renju).")
 def show(file: str, rule: str | None, size: str | None, fmt: str | None, forbidden: bool) -> None:
-    """Print the final position and result of a game record (.psq, .sgf or a move list)."""
+    """Print the final position and result of a game record (.psq, .sgf or a move list; -
+    reads stdin)."""
     record = load_record(file, fmt, rule=rule, size=size)
     board = record.to_board(forbidden="loses")
     print_game(record, board, show_forbidden=forbidden)
@@ -723,6 +724,14 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
     if game_number is not None:
         raise InvalidOption("--game applies to PGN (chess) files only")
     from plies.analysis.gomoku import review_file
+    from plies.gomoku.records import read_record
+
+    if text is None:
+        record = load_record(file, rule=rule, size=size)
+    else:
+        record = read_record(text, rule=rule, size=size, source="<stdin>")
+    if not record.moves:
+        raise InvalidRecord("no moves to review", source=record.source)
 
     saved = sys.stdin
     if text is not None:
