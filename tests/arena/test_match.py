@@ -165,6 +165,19 @@ def test_cli_match_writes_games_and_json(tmp_path, capsys):
             "cannot read openings file",
         ),
         (["--engine", "plies:random", "--engine", "plies:random", "--tc", "fast"], "time control"),
+        # a missing program is named before anything else (here: no time control either)
+        (
+            ["--engine", "cmd=/nonexistent", "--engine", "plies:gomoku?nodes=100"],
+            "engine nonexistent: no such file '/nonexistent'",
+        ),
+        (
+            ["--engine", f"cmd={__file__}", "--engine", "plies:random"],  # a -rw- file
+            f"'{__file__}' is not an executable file",
+        ),
+        (
+            ["--engine", "cmd='no-such-engine-c20 --x'", "--engine", "plies:random"],
+            "no program 'no-such-engine-c20' on the PATH",
+        ),
     ],
 )
 def test_cli_errors_are_one_line(args, message, capsys, tmp_path):
