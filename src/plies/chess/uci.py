@@ -7,8 +7,9 @@ stop, ponderhit, quit. A reader thread owns stdin; each ``go`` runs in a worker 
 ``stop`` and ``ponderhit`` act at once. Every line the engine cannot use gets ``info string
 error ...`` and the engine keeps running. A ``position`` command that cannot be used whole sets
 a safe position, as Stockfish does: the moves up to the first illegal one, or the start
-position for a bad FEN; the ``info string`` says which. With ``UCI_Chess960`` on, FENs are read as Chess960
-(X-FEN or Shredder-FEN castling fields) and castling moves in and out are king-takes-rook.
+position for a bad FEN; the ``info string`` says which. With ``UCI_Chess960`` on, FENs are
+read as Chess960 (X-FEN or Shredder-FEN castling fields) and castling moves in and out are
+king-takes-rook.
 The kernels are loaded in the background from start-up, and ``isready`` waits for them, so
 no clock pays for numba.
 """
