@@ -144,3 +144,39 @@ def test_analyze_stdin_without_moves_is_an_error(capsys, monkeypatch):
 
     monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
     assert one_error_line(capsys, ["analyze", "-"]) == "error: <stdin>: no moves to review"
+
+
+# --- 7. the review's terminal output: Book counts, a wide console off a terminal --------------
+GAME = "# rule: renju\nh8 h9 i10 g8 j9 g10 i9 i8\n"
+REVIEW = ["--nodes", "2000", "--workers", "1", "--no-cache"]
+
+
+def test_analyze_summary_counts_book_moves_and_is_wide_off_a_terminal(runner, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(GAME)
+    result = runner.invoke(cli, ["analyze", str(path), *REVIEW], env={"COLUMNS": ""})
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Black: Accuracy" in out and "(Book 2," in out  # h8, i10 are the opening's moves
+    assert "White: Accuracy" in out and "(Book 1," in out
+    # the explanation column is not squeezed into 80 columns
+    assert max(len(line) for line in out.splitlines()) > 100
+    explained = [line for line in out.splitlines() if "Best was" in line]
+    assert explained and all(" winning chances " in line for line in explained)
+
+
+def test_width_option_and_columns_variable(runner, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(GAME)
+    for args, env, width in [
+        (["--width", "70"], {}, 70),
+        ([], {"COLUMNS": "90"}, 90),
+    ]:
+        result = runner.invoke(cli, ["analyze", str(path), *REVIEW, *args], env=env)
+        assert result.exit_code == 0, result.output
+        lines = result.stdout.splitlines()
+        table = [line for line in lines if line[:1] in "┏┃┡│└"]
+        assert table and max(len(line) for line in table) <= width
+        assert max(len(line) for line in table) > width - 10
+    result = runner.invoke(cli, ["demo", "--width", "60"])
+    assert result.exit_code == 0, result.output

@@ -6,6 +6,7 @@ Bad input (any :class:`plies.errors.PliesError`) is handled once, in :func:`main
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,9 +28,29 @@ if TYPE_CHECKING:
 _STONE_STYLES = {"X": "bold cyan", "O": "bold magenta", "*": "bold red"}
 
 
-def _console() -> Console:
+PIPE_WIDTH = 200  # columns of output that is not a terminal, unless COLUMNS says otherwise
+
+
+def _console(width: int | None = None) -> Console:
+    """The console commands print to: ``width`` columns when given; on a terminal its own
+    width; otherwise (a pipe, a file) the COLUMNS variable, else :data:`PIPE_WIDTH`, so that
+    tables such as the review's are not squeezed into 80 columns."""
     # created per call so that it writes to the current sys.stdout (CliRunner swaps it)
-    return Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True, width=width)
+    if width is None and not console.is_terminal and not os.environ.get("COLUMNS"):
+        console.width = PIPE_WIDTH
+    return console
+
+
+def _width_option(func: Callable) -> Callable:
+    """``--width N``: the columns of the output (tables wrap to fit)."""
+    return click.option(
+        "--width",
+        type=click.IntRange(min=40),
+        metavar="N",
+        help=f"Output width in columns (default: the terminal's; {PIPE_WIDTH} when the output "
+        "is not a terminal, or COLUMNS when set).",
+    )(func)
 
 
 def _squares(board: Board, moves) -> str:
@@ -74,9 +95,11 @@ def describe_result(board: Board) -> str:
     return f"not finished ({colour} to move)"
 
 
-def print_game(record: GameRecord, board: Board, show_forbidden: bool) -> None:
+def print_game(
+    record: GameRecord, board: Board, show_forbidden: bool, out: Console | None = None
+) -> None:
     """Print a replayed record: board, rule, players, result, forbidden points."""
-    out = _console()
+    out = out or _console()
     out.print(render_board(board, forbidden=show_forbidden and board.rule == "renju"))
     out.print(
         Text(f"rule: {board.rule}   size: {board.width}x{board.height}   moves: {len(board)}")
@@ -114,15 +137,16 @@ def cli() -> None:
 
 @cli.command()
 @click.option("--html", "html_out", metavar="OUT", help="Also review the game; write the report.")
-def demo(html_out: str | None) -> None:
+@_width_option
+def demo(html_out: str | None, width: int | None) -> None:
     """Replay the bundled sample game (Renju, 15x15) and show how it ends; with --html, review
     it (a small fixed budget) and write the HTML report."""
     record = example_record()
     board = record.to_board(forbidden="loses")
-    out = _console()
+    out = _console(width)
     title = record.properties.get("GN")
     out.print(Text(f"sample game: {record.source}" + (f" ({title})" if title else "")))
-    print_game(record, board, show_forbidden=board.rule == "renju")
+    print_game(record, board, show_forbidden=board.rule == "renju", out=out)
     comment = record.properties.get("C")
     if comment:
         out.print(Text("\n" + " ".join(comment.split())), soft_wrap=False)
@@ -677,8 +701,9 @@ def _analyze_movetime_help() -> str:
     help="PGN: review only game N (from 1). Default: every game of the file, the reports "
     "of game N going to OUT-N.json / OUT-N.html when there are several.",
 )
+@_width_option
 def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, json_out,
-            html_out, book, no_cache, all_moves, game_number) -> None:  # fmt: skip
+            html_out, book, no_cache, all_moves, game_number, width) -> None:  # fmt: skip
     """Review a game: every move judged, mistakes and missed wins explained. FILE is .psq,
     .sgf or a move list (Gomoku), or .pgn (chess: every game of the file, or --game N);
     - reads stdin, a PGN when it starts with a tag pair or has move numbers or SAN moves
@@ -719,7 +744,9 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
         from plies.analysis import chess as chess_review
 
         chess_review.check_options(rule, size, book)
-        chess_review.review_file(file, request, console=_console(), game=game_number, text=text)
+        chess_review.review_file(
+            file, request, console=_console(width), game=game_number, text=text
+        )
         return
     if game_number is not None:
         raise InvalidOption("--game applies to PGN (chess) files only")
@@ -737,7 +764,7 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
     if text is not None:
         sys.stdin = io.StringIO(text)  # the Gomoku reader reads "-" from stdin
     try:
-        review_file(file, request, rule=rule, size=size, book=book, console=_console())
+        review_file(file, request, rule=rule, size=size, book=book, console=_console(width))
     finally:
         sys.stdin = saved
 
