@@ -6,6 +6,7 @@ Bad input (any :class:`plies.errors.PliesError`) is handled once, in :func:`main
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from plies import __version__
-from plies.errors import InvalidOption, PliesError
+from plies.errors import InvalidOption, InvalidRecord, PliesError
 from plies.gomoku.board import Board
 from plies.gomoku.records import FORMATS, GameRecord, example_record, load_record
 from plies.gomoku.rules import RULE_NAMES
@@ -27,9 +28,29 @@ if TYPE_CHECKING:
 _STONE_STYLES = {"X": "bold cyan", "O": "bold magenta", "*": "bold red"}
 
 
-def _console() -> Console:
+PIPE_WIDTH = 200  # columns of output that is not a terminal, unless COLUMNS says otherwise
+
+
+def _console(width: int | None = None) -> Console:
+    """The console commands print to: ``width`` columns when given; on a terminal its own
+    width; otherwise (a pipe, a file) the COLUMNS variable, else :data:`PIPE_WIDTH`, so that
+    tables such as the review's are not squeezed into 80 columns."""
     # created per call so that it writes to the current sys.stdout (CliRunner swaps it)
-    return Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True, width=width)
+    if width is None and not console.is_terminal and not os.environ.get("COLUMNS"):
+        console.width = PIPE_WIDTH
+    return console
+
+
+def _width_option(func: Callable) -> Callable:
+    """``--width N``: the columns of the output (tables wrap to fit)."""
+    return click.option(
+        "--width",
+        type=click.IntRange(min=40),
+        metavar="N",
+        help=f"Output width in columns (default: the terminal's; {PIPE_WIDTH} when the output "
+        "is not a terminal, or COLUMNS when set).",
+    )(func)
 
 
 def _squares(board: Board, moves) -> str:
@@ -60,7 +81,9 @@ def describe_result(board: Board) -> str:
     if board.lost_by_forbidden:
         last = board.last_move
         assert last is not None
-        return f"white wins: black's move {last.algebraic(board.height)} is forbidden"
+        why = board.forbidden_loss_reason
+        reason = f" ({why})" if why else ""
+        return f"white wins: black's move {last.algebraic(board.height)} is forbidden{reason}"
     if board.winner:
         colour = "black" if board.winner == 1 else "white"
         line = board.winning_line or []
@@ -72,9 +95,11 @@ def describe_result(board: Board) -> str:
     return f"not finished ({colour} to move)"
 
 
-def print_game(record: GameRecord, board: Board, show_forbidden: bool) -> None:
+def print_game(
+    record: GameRecord, board: Board, show_forbidden: bool, out: Console | None = None
+) -> None:
     """Print a replayed record: board, rule, players, result, forbidden points."""
-    out = _console()
+    out = out or _console()
     out.print(render_board(board, forbidden=show_forbidden and board.rule == "renju"))
     out.print(
         Text(f"rule: {board.rule}   size: {board.width}x{board.height}   moves: {len(board)}")
@@ -112,15 +137,16 @@ def cli() -> None:
 
 @cli.command()
 @click.option("--html", "html_out", metavar="OUT", help="Also review the game; write the report.")
-def demo(html_out: str | None) -> None:
+@_width_option
+def demo(html_out: str | None, width: int | None) -> None:
     """Replay the bundled sample game (Renju, 15x15) and show how it ends; with --html, review
     it (a small fixed budget) and write the HTML report."""
     record = example_record()
     board = record.to_board(forbidden="loses")
-    out = _console()
+    out = _console(width)
     title = record.properties.get("GN")
     out.print(Text(f"sample game: {record.source}" + (f" ({title})" if title else "")))
-    print_game(record, board, show_forbidden=board.rule == "renju")
+    print_game(record, board, show_forbidden=board.rule == "renju", out=out)
     comment = record.properties.get("C")
     if comment:
         out.print(Text("\n" + " ".join(comment.split())), soft_wrap=False)
@@ -142,7 +168,8 @@ def demo(html_out: str | None) -> None:
 )
 @click.option("--forbidden", is_flag=True, help="Mark black's forbidden points (Renju).")
 def show(file: str, rule: str | None, size: str | None, fmt: str | None, forbidden: bool) -> None:
-    """Print the final position and result of a game record (.psq, .sgf or a move list)."""
+    """Print the final position and result of a game record (.psq, .sgf or a move list; -
+    reads stdin)."""
     record = load_record(file, fmt, rule=rule, size=size)
     board = record.to_board(forbidden="loses")
     print_game(record, board, show_forbidden=forbidden)
@@ -250,16 +277,43 @@ def play(
         out.print(Text(f"saved {save}"))
 
 
+class _LazyHelpOption(click.Option):
+    """An option whose help text is built when help is shown (``help_from()``), so that it can
+    quote defaults from modules the command imports only when it runs."""
+
+    def __init__(self, *args: Any, help_from: Callable[[], str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help_from = help_from
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.help = self.help_from()
+        return super().get_help_record(ctx)
+
+
+def _bench_depth_help() -> str:
+    from plies.chess.engine.bench import DEFAULT_DEPTH as CHESS
+    from plies.gomoku.engine.bench import DEFAULT_DEPTH as GOMOKU
+
+    return (
+        f"Depth per position (default: gomoku {GOMOKU}, chess {CHESS}; dots solves its "
+        "positions exactly and takes no limit)."
+    )
+
+
 @cli.command()
 @click.argument("game", type=click.Choice(["gomoku", "chess", "dots"]))
-@click.option("--depth", type=int, default=None, help="Depth per position (default 8).")
-@click.option("--nodes", type=int, default=None, help="Nodes per position instead of a depth.")
+@click.option("--depth", type=int, default=None, cls=_LazyHelpOption, help_from=_bench_depth_help)
+@click.option(
+    "--nodes", type=int, default=None, help="Nodes per position instead of a depth (not dots)."
+)
 def bench(game: str, depth: int | None, nodes: int | None) -> None:
     """Search a fixed position set: total nodes, nodes per second and a signature."""
     if game == "chess":
         _bench_chess(depth, nodes)
         return
     if game == "dots":
+        if depth is not None or nodes is not None:
+            raise InvalidOption("bench dots solves its positions exactly: no --depth or --nodes")
         return _bench_dots()
     from plies.gomoku.engine.bench import DEFAULT_DEPTH, run_bench
 
@@ -393,11 +447,31 @@ def _bench_dots() -> None:
 @cli.command()
 @click.argument("game", type=click.Choice(["dots"]))
 @click.option("--out", default="plies-charts", show_default=True, help="Output folder.")
-@click.option("--agents", default="dots-chains,dots-mcts?iterations=500,dots-alphabeta?depth=2")
-@click.option("--sizes", default="2x2,2x3,3x3", show_default=True, help="Boards (boxes).")
+@click.option(
+    "--agents",
+    default="dots-chains,dots-mcts?iterations=500,dots-alphabeta?depth=2",
+    show_default=True,
+    help="Comma-separated agent specs whose win rates against dots-random are charted.",
+)
+@click.option(
+    "--sizes",
+    default="2x2,2x3,3x3",
+    show_default=True,
+    help="Boards (RxC boxes) of the win-rate games and of the alpha-beta timings.",
+)
 @click.option("--games", type=int, default=20, show_default=True, help="Games per agent/size.")
-@click.option("--depths", default="1,2,3,4", show_default=True, help="Alpha-beta depths.")
-@click.option("--solve-sizes", default="2x2,2x3,3x3,2x4", show_default=True)
+@click.option(
+    "--depths",
+    default="1,2,3,4",
+    show_default=True,
+    help="Alpha-beta depths timed (one move from the empty board) on each of --sizes.",
+)
+@click.option(
+    "--solve-sizes",
+    default="2x2,2x3,3x3,2x4",
+    show_default=True,
+    help="Boards (RxC boxes) the exact solver is timed on, from the empty board.",
+)
 def charts(game, out, agents, sizes, games, depths, solve_sizes) -> None:
     """PNG charts: win rates by agent and board size, search time by depth and board size."""
     from plies.dots.charts import make_charts
@@ -414,6 +488,7 @@ def _arena_options(func):
     """The options `plies match` and `plies tournament` share."""
     from plies.arena.output import GOMOKU_FORMATS
     from plies.arena.runners import BACKENDS
+    from plies.arena.timecontrol import DEFAULT_MARGIN, DEFAULT_STARTUP
 
     options = [
         click.option(
@@ -447,12 +522,15 @@ def _arena_options(func):
         click.option("--tc", help="Clock: [MOVES/]SECONDS[+INC], e.g. 10+0.1 (cutechess style)."),
         click.option("--st", type=float, help="Fixed seconds per move."),
         click.option(
-            "--timemargin", type=float, help="Seconds of grace before a time loss (default 0.1)."
+            "--timemargin",
+            type=float,
+            help=f"Seconds of grace before a time loss (default {DEFAULT_MARGIN:g}).",
         ),
         click.option(
             "--startup",
             type=float,
-            help="Extra seconds an engine's first move of a game may take (default 1).",
+            help="Extra seconds an engine's first move of a game may take "
+            f"(default {DEFAULT_STARTUP:g}).",
         ),
         click.option(
             "--openings",
@@ -464,6 +542,7 @@ def _arena_options(func):
             type=click.Choice(["sequential", "random"]),
             default="sequential",
             show_default=True,
+            help="Take the openings in file order or shuffled (see --seed).",
         ),
         click.option("--seed", type=int, help="Seed for --openings-order random."),
         click.option(
@@ -481,7 +560,13 @@ def _arena_options(func):
             help="Draw adjudication on engine scores.",
         ),
         click.option("--concurrency", type=int, help="Games at once (default: cores - 1)."),
-        click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True),
+        click.option(
+            "--backend",
+            type=click.Choice(BACKENDS),
+            default="local",
+            show_default=True,
+            help="Where games run: a local process pool, or a Ray cluster.",
+        ),
         click.option("--ray-address", help="Ray cluster address (default: a local instance)."),
         click.option(
             "--out",
@@ -556,6 +641,7 @@ def _run_arena(verb: str, fmt: str, kw: dict, sprt: dict | None = None) -> None:
     type=click.Choice(["normalized", "logistic"]),
     default="normalized",
     show_default=True,
+    help="SPRT bounds in normalized Elo (as fishtest) or logistic Elo.",
 )
 def match(sprt, alpha, beta, sprt_model, **kw) -> None:
     """Play a match between two engines: Elo, LOS, pentanomial counts and the SPRT."""
@@ -580,16 +666,28 @@ def tournament(fmt, **kw) -> None:
 
 
 # --- plies analyze (game review) ---------------------------------------------------------------
+def _analyze_movetime_help() -> str:
+    from plies.analysis.session import DEFAULT_MOVETIME
+
+    return f"Seconds per position (default {DEFAULT_MOVETIME:g} without --depth or --nodes)."
+
+
 @cli.command()
 @click.argument("file", type=str)
 @_rule_option("The rule.")
 @click.option("--size", metavar="N|WxH", help="Board size, replacing the record's.")
-@click.option("--movetime", type=float, help="Seconds per position (default 0.5).")
+@click.option("--movetime", type=float, cls=_LazyHelpOption, help_from=_analyze_movetime_help)
 @click.option("--depth", type=int, help="Search depth per position instead of a time.")
 @click.option("--nodes", type=int, help="Nodes per position instead of a time (deterministic).")
 @click.option("--threads", type=int, default=1, show_default=True, help="Threads per search.")
 @click.option("--workers", type=int, help="Positions analysed at once (default: cores - 1).")
-@click.option("--lang", type=click.Choice(["en", "vi"]), default="en", show_default=True)
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "vi"]),
+    default="en",
+    show_default=True,
+    help="Language of the explanations.",
+)
 @click.option("--json", "json_out", metavar="OUT", help="Write the review as JSON.")
 @click.option("--html", "html_out", metavar="OUT", help="Write the HTML report.")
 @click.option("--book", metavar="FILE", help="An opening book: one line of moves per line.")
@@ -603,8 +701,9 @@ def tournament(fmt, **kw) -> None:
     help="PGN: review only game N (from 1). Default: every game of the file, the reports "
     "of game N going to OUT-N.json / OUT-N.html when there are several.",
 )
+@_width_option
 def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, json_out,
-            html_out, book, no_cache, all_moves, game_number) -> None:  # fmt: skip
+            html_out, book, no_cache, all_moves, game_number, width) -> None:  # fmt: skip
     """Review a game: every move judged, mistakes and missed wins explained. FILE is .psq,
     .sgf or a move list (Gomoku), or .pgn (chess: every game of the file, or --game N);
     - reads stdin, a PGN when it starts with a tag pair or has move numbers or SAN moves
@@ -645,17 +744,27 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
         from plies.analysis import chess as chess_review
 
         chess_review.check_options(rule, size, book)
-        chess_review.review_file(file, request, console=_console(), game=game_number, text=text)
+        chess_review.review_file(
+            file, request, console=_console(width), game=game_number, text=text
+        )
         return
     if game_number is not None:
         raise InvalidOption("--game applies to PGN (chess) files only")
     from plies.analysis.gomoku import review_file
+    from plies.gomoku.records import read_record
+
+    if text is None:
+        record = load_record(file, rule=rule, size=size)
+    else:
+        record = read_record(text, rule=rule, size=size, source="<stdin>")
+    if not record.moves:
+        raise InvalidRecord("no moves to review", source=record.source)
 
     saved = sys.stdin
     if text is not None:
         sys.stdin = io.StringIO(text)  # the Gomoku reader reads "-" from stdin
     try:
-        review_file(file, request, rule=rule, size=size, book=book, console=_console())
+        review_file(file, request, rule=rule, size=size, book=book, console=_console(width))
     finally:
         sys.stdin = saved
 
@@ -699,7 +808,13 @@ def train() -> None:
 )
 @click.option("--steps", type=int, default=400, show_default=True, help="Fit iterations.")
 @click.option("--prior", type=float, default=1e-7, show_default=True, help="Pull to classic.")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where self-play games run: local processes, or a Ray cluster.",
+)
 @click.option("--ray-address", help="Ray cluster address (default: a local instance).")
 @click.option("--fit/--no-fit", default=True, help="Fit a table after the games (default on).")
 def train_gomoku(**kw) -> None:

@@ -165,6 +165,19 @@ def test_cli_match_writes_games_and_json(tmp_path, capsys):
             "cannot read openings file",
         ),
         (["--engine", "plies:random", "--engine", "plies:random", "--tc", "fast"], "time control"),
+        # a missing program is named before anything else (here: no time control either)
+        (
+            ["--engine", "cmd=/nonexistent", "--engine", "plies:gomoku?nodes=100"],
+            "engine nonexistent: no such file '/nonexistent'",
+        ),
+        (
+            ["--engine", f"cmd={__file__}", "--engine", "plies:random"],  # a -rw- file
+            f"'{__file__}' is not an executable file",
+        ),
+        (
+            ["--engine", "cmd='no-such-engine-c20 --x'", "--engine", "plies:random"],
+            "no program 'no-such-engine-c20' on the PATH",
+        ),
     ],
 )
 def test_cli_errors_are_one_line(args, message, capsys, tmp_path):
@@ -225,3 +238,36 @@ def test_renju_black_with_only_forbidden_cells_left_is_a_draw() -> None:
     outcome = referee.outcome()
     assert outcome is not None and outcome.winner is None
     assert "forbidden" in outcome.reason
+
+
+def test_tournament_prints_standings_and_crosstable():
+    """The text summary of a tournament: Elo that reads sensibly (no -0.0; +inf when one
+    engine won every game) and a crosstable of each pair's score."""
+    from plies.arena.display import elo_text, score_lines
+
+    assert elo_text(-0.0001, 798.1, 1.0, 2) == "0.0 +- 798.1"
+    assert elo_text(35.24, 60.12, 3, 5) == "+35.2 +- 60.1"
+    assert elo_text(None, None, 4.0, 4) == "+inf (every game won)"
+    assert elo_text(None, None, 0.0, 4) == "-inf (every game lost)"
+    assert elo_text(120.0, None, 3.5, 4) == "+120.0 +- inf"
+    assert elo_text(10.0, 1500.0, 1.5, 2) == "+10.0 +- huge (too few games)"
+    assert elo_text(None, None, 0.0, 0) == "n/a (no games)"
+    engines = ["plies:random?seed=1", "plies:random?seed=2", "plies:gomoku?depth=1"]
+    report = run_match(build_config(engines, fmt="round-robin", games=2, **SMALL))
+    text = "\n".join(score_lines(report))
+    assert "-0.0" not in text
+    assert "Crosstable" in text
+    cross = report.crosstable()
+    lines = score_lines(report)
+    rows = [line for line in lines[lines.index(next(x for x in lines if "Crosstable" in x)) + 2 :]]
+    assert len(rows) == 3
+    order = [row["engine"] for row in report.standings()]
+    for k, line in enumerate(rows):
+        name = order[k]
+        assert line.split()[:2] == [str(k + 1), name]
+        cells = line[line.index(name) + len(name) :].split()
+        for j, other in enumerate(order):
+            if other == name:
+                assert cells[j] == "-"
+            else:
+                assert cells[j] == f"{cross[name][other]:g}-{cross[other][name]:g}"

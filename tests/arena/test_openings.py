@@ -104,3 +104,24 @@ def test_order(tmp_path):
     assert shuffled != openings and sorted(shuffled, key=lambda o: o.name) == sorted(
         openings, key=lambda o: o.name
     )
+
+
+def test_openings_from_stdin(monkeypatch):
+    """``--openings -`` reads standard input; its kind comes from the content."""
+    import io
+
+    def from_stdin(text: str, setup: GameSetup):
+        monkeypatch.setattr("sys.stdin", io.StringIO(text))
+        return load_openings("-", setup)
+
+    openings = from_stdin("0,0 1,0\n0,0 0,1\n", GOMOKU15)
+    assert [o.moves for o in openings] == [("7,7", "8,7"), ("7,7", "7,8")]
+    assert openings[1].name == "<stdin>:2"
+    psq = "Piskvorky 15x15, 0:0, 0\n8,8,0\n9,8,0\n"
+    assert from_stdin(psq, GOMOKU15)[0].moves == ("7,7", "8,7")
+    chess = GameSetup("chess")
+    assert from_stdin('[Event "x"]\n\n1. e4 e5 *\n', chess)[0].moves == ("e2e4", "e7e5")
+    fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    assert from_stdin(fen + "\n", chess)[0].fen == fen
+    with pytest.raises(InvalidRecord, match="<stdin>:1"):
+        from_stdin("0,0 x,1\n", GOMOKU15)

@@ -244,7 +244,38 @@ def test_forbidden_move_error():
     with pytest.raises(ForbiddenMove) as exc:
         board.play(c["a"])
     assert "forbidden" in one_line(exc)
+    assert one_line(exc).endswith("is forbidden for black (overline)")
     assert isinstance(exc.value, InvalidMove)
+
+
+FORBIDDEN_KINDS = [
+    (". X X a X X X .", "overline"),
+    (". X . X a X . X .", "double four"),  # X.XXX.X: two fours on one line
+    (". O X X X a . .\n. . . . . X\n. . . . . X\n. . . . . X", "double four"),
+    (". . X X a . . .\n. . . . X\n. . . . X", "double three"),
+    (". X X a X X .", None),  # exactly five: allowed
+    (". . X X a . . .", None),  # a single three
+]
+
+
+@pytest.mark.parametrize(("diagram", "reason"), FORBIDDEN_KINDS)
+def test_forbidden_reason_names_the_rule(diagram, reason):
+    diagram = "\n".join(["."] * 4) + "\n" + diagram  # room above the shapes
+    board, c = setup(diagram, "renju")
+    assert board.forbidden_reason(c["a"]) == reason
+    assert board.is_forbidden(c["a"]) == (reason is not None)
+    assert board.history == setup(diagram, "renju")[0].history  # the probe leaves no stone
+    for rule in ("freestyle", "standard", "caro"):
+        assert setup(diagram, rule)[0].forbidden_reason(c["a"]) is None
+
+
+def test_forbidden_loss_keeps_the_reason():
+    board, c = setup(". X X a X X X .", "renju", forbidden="loses")
+    assert board.forbidden_loss_reason is None
+    board.play(c["a"])
+    assert board.lost_by_forbidden and board.forbidden_loss_reason == "overline"
+    board.undo()
+    assert board.forbidden_loss_reason is None
 
 
 @pytest.mark.parametrize("rule", ["gomoku", "", "renju2", "Caro6", 5, -1])

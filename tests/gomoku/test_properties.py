@@ -138,6 +138,8 @@ def test_renju_forbidden_points_on_dense_positions(width, height, box, data):
     board, pos = place_block(data, width, height, box)
     points = oracle.forbidden_points(pos)
     assert cellset(board.forbidden_points()) == points
+    for cell in points:  # why: overline, double four, double three, as the oracle says
+        assert board.forbidden_reason(cell) == oracle.forbidden_reason(pos, cell).replace("-", " ")
     event(f"{min(len(points), 5)}+ forbidden points" if points else "no forbidden point")
 
 

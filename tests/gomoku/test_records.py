@@ -280,10 +280,16 @@ def test_occupied_cell_names_the_move_and_line():
 
 def test_off_board_move_names_the_move_and_line():
     record = read_record(PSQ_HEAD + "8,8,0\n16,1,0\n")
-    with pytest.raises(InvalidRecord, match=r"^line 3: move 2 \(15,0\) is off the 15x15 board"):
+    with pytest.raises(InvalidRecord, match=r"^line 3: move 2 '16,1' is off the 15x15 board"):
         record.to_board()
-    with pytest.raises(InvalidRecord, match=r"move 2 .*off the 15x15"):
-        read_record("h8 p15").to_board()
+    # the move as the user wrote it, not the internal coordinates
+    with pytest.raises(InvalidRecord, match=r"^line 1: move 3 'z99' is off the 15x15 board$"):
+        read_record("h8 h9 z99").to_board()
+    with pytest.raises(InvalidRecord, match=r"move 2 '\(20, 3\)' is off the 15x15"):
+        read_record("h8 (20, 3)").to_board()
+    sgf = "(;FF[4]GM[4]SZ[15];B[hh];W[zz])"
+    with pytest.raises(InvalidRecord, match=r"move 2 'W\[zz\]' is off the 15x15"):
+        read_record(sgf).to_board()
 
 
 def test_move_after_the_end_names_the_move():

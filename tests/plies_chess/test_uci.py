@@ -107,6 +107,55 @@ def test_bad_lines_are_reported_and_the_engine_keeps_running() -> None:
     assert any(line.startswith("bestmove ") for line in out)
 
 
+def test_a_bad_position_command_falls_back_to_a_safe_position() -> None:
+    """As Stockfish: the moves up to the first illegal one (or the start position for a bad
+    FEN), never the previous position, and an info string saying so."""
+    import io
+
+    from plies.chess.uci import UCIEngine
+
+    out = io.StringIO()
+    uci = UCIEngine(out)
+    start = chess.Board()
+    after_e4 = chess.Board()
+    after_e4.push_uci("e2e4")
+    for line, board in [
+        ("position startpos moves e2e4 e7e5 g1f3", None),
+        ("position startpos moves e2e4 e2e5 g1f3", after_e4),
+        ("position fen not a fen moves e2e4", start),
+        ("position startpos moves e2e4 e7e5 zz", None),
+        ("position sideways", start),
+        ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", start),
+    ]:
+        out.seek(0)
+        out.truncate()
+        uci.handle(line)
+        if board is None:  # good, or played up to the bad move
+            assert out.getvalue() == "" or "bad move 'zz'" in out.getvalue()
+            continue
+        assert uci.board.fen() == board.fen(), line
+        assert out.getvalue().startswith("info string error ")
+        assert out.getvalue().rstrip().endswith(f"; position set to {board.fen()}")
+    assert (
+        "illegal move e2e5 in position command"
+        in _raw(["position startpos moves e2e4 e2e5", "quit"])[0]
+    )
+    out = _raw(
+        [
+            "uci",
+            "position startpos moves e2e4 e7e5",
+            "position startpos moves d2d4 e2e5",
+            "go depth 2",
+            "isready",
+            "quit",
+        ]
+    )
+    best = next(line for line in out if line.startswith("bestmove ")).split()[1]
+    board = chess.Board()
+    board.push_uci("d2d4")
+    assert chess.Move.from_uci(best) in board.legal_moves  # black's reply to 1. d4
+
+
 def test_ponder_then_ponderhit_answers_on_the_clock() -> None:
     proc = subprocess.Popen(
         CMD, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1

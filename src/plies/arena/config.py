@@ -8,7 +8,7 @@ from plies.arena.game import GameSetup, Opening
 from plies.arena.match import MatchConfig, pairings, prepare_engines
 from plies.arena.openings import load_openings, order_openings
 from plies.arena.runners import default_concurrency
-from plies.arena.spec import parse_engine_spec
+from plies.arena.spec import check_command, parse_engine_spec
 from plies.arena.stats import parse_sprt
 from plies.arena.timecontrol import parse_tc
 from plies.errors import InvalidOption
@@ -45,6 +45,9 @@ def build_config(
     """A checked :class:`MatchConfig`. ``game`` defaults to chess when an engine speaks UCI,
     else Gomoku."""
     specs = [parse_engine_spec(text) for text in engines]
+    if backend == "local":  # on Ray the programs live on the cluster's machines
+        for spec in specs:
+            check_command(spec)
     pairings(len(specs), fmt)  # the right number of engines for the format
     if game is None:
         game = "chess" if any(s.proto == "uci" for s in specs) else "gomoku"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from pathlib import Path
 
 from plies.arena.game import GameSetup, Opening
@@ -18,6 +19,7 @@ from plies.errors import InvalidOption, InvalidRecord, PliesError
 from plies.gomoku import openings as gomoku_openings
 
 RENJU26 = "renju26"
+STDIN = "-"  # openings read from standard input
 _INT = re.compile(r"[+-]?\d+")
 
 
@@ -46,10 +48,27 @@ def parse_offset_line(line: str, setup: GameSetup) -> tuple[str, ...]:
 
 
 def _read_text(path: Path) -> str:
+    if str(path) == STDIN:
+        return _stdin_text()
     try:
         return path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise InvalidOption(f"cannot read openings file {path}: {exc.strerror or exc}") from None
+
+
+_stdin_cache: list[str] = []
+
+
+def _stdin_text() -> str:
+    """Standard input, read once (a match asks for its openings' text only once, but a
+    record read from stdin is looked at twice: to tell its format, then to read it)."""
+    if not _stdin_cache:
+        _stdin_cache.append(sys.stdin.read())
+    return _stdin_cache[0]
+
+
+def _name(path: Path) -> str:
+    return "<stdin>" if str(path) == STDIN else path.name
 
 
 def _gomoku_offsets(path: Path, setup: GameSetup) -> list[Opening]:
@@ -60,24 +79,27 @@ def _gomoku_offsets(path: Path, setup: GameSetup) -> list[Opening]:
         try:
             moves = parse_offset_line(line, setup)
         except ValueError as exc:
-            raise InvalidRecord(str(exc), line=number, source=str(path)) from None
-        openings.append(Opening(moves, name=f"{path.name}:{number}"))
+            raise InvalidRecord(str(exc), line=number, source=_name(path)) from None
+        openings.append(Opening(moves, name=f"{_name(path)}:{number}"))
     return openings
 
 
 def _gomoku_record(path: Path, setup: GameSetup, plies: int | None) -> list[Opening]:
-    from plies.gomoku.records import load_record
+    from plies.gomoku.records import load_record, read_record
 
-    if not path.is_file():
+    if str(path) == STDIN:
+        record = read_record(_stdin_text(), source="<stdin>")
+    elif not path.is_file():
         raise InvalidOption(f"cannot read openings file {path}: no such file")
-    record = load_record(str(path))
+    else:
+        record = load_record(str(path))
     if (record.width, record.height) != (setup.width, setup.height):
         raise InvalidOption(
             f"openings file {path} is for a {record.size_text} board, the match is on "
             f"{setup.width}x{setup.height}"
         )
     moves = tuple(m.pbrain() for m in record.moves)
-    return [Opening(moves[:plies] if plies is not None else moves, name=path.name)]
+    return [Opening(moves[:plies] if plies is not None else moves, name=_name(path))]
 
 
 def _epd(path: Path) -> list[Opening]:
@@ -95,10 +117,10 @@ def _epd(path: Path) -> list[Opening]:
             else:
                 board.set_epd(line.strip())
         except ValueError as exc:
-            raise InvalidRecord(f"bad EPD/FEN: {exc}", line=number, source=str(path)) from None
+            raise InvalidRecord(f"bad EPD/FEN: {exc}", line=number, source=_name(path)) from None
         if not board.is_valid():
-            raise InvalidRecord("illegal position", line=number, source=str(path))
-        openings.append(Opening(fen=board.fen(), name=f"{path.name}:{number}"))
+            raise InvalidRecord("illegal position", line=number, source=_name(path))
+        openings.append(Opening(fen=board.fen(), name=f"{_name(path)}:{number}"))
     return openings
 
 
@@ -115,7 +137,7 @@ def _dots_lines(path: Path, plies: int | None) -> list[Opening]:
     for number, line in enumerate(text.splitlines(), 1):
         moves = line.split("#", 1)[0].split()
         if moves:
-            openings.append(Opening(tuple(moves), name=f"{path.name}:{number}"))
+            openings.append(Opening(tuple(moves), name=f"{_name(path)}:{number}"))
     return openings
 
 
@@ -130,31 +152,48 @@ def _pgn(path: Path, plies: int | None) -> list[Opening]:
         try:
             game = chess.pgn.read_game(stream)
         except (ValueError, KeyError) as exc:
-            raise InvalidRecord(f"cannot read PGN: {exc}", source=str(path)) from None
+            raise InvalidRecord(f"cannot read PGN: {exc}", source=_name(path)) from None
         if game is None:
             break
         if game.errors:
-            raise InvalidRecord(f"game {len(openings) + 1}: {game.errors[0]}", source=str(path))
+            raise InvalidRecord(f"game {len(openings) + 1}: {game.errors[0]}", source=_name(path))
         board = game.board()
         fen = board.fen() if "FEN" in game.headers else None
         moves = tuple(m.uci() for m in game.mainline_moves())
         if plies is not None:
             moves = moves[:plies]
-        openings.append(Opening(moves, fen=fen, name=f"{path.name}#{len(openings) + 1}"))
+        openings.append(Opening(moves, fen=fen, name=f"{_name(path)}#{len(openings) + 1}"))
     return openings
+
+
+def _stdin_suffix(game: str, text: str) -> str:
+    """The extension a file holding ``text`` would have, for openings read from stdin."""
+    if game == "gomoku":
+        from plies.gomoku.records import detect_format
+
+        fmt = detect_format(text)
+        return f".{fmt}" if fmt in ("psq", "sgf") else ""
+    if game == "chess":
+        return ".pgn" if text.lstrip().startswith("[") else ".epd"
+    return ""
 
 
 def load_openings(source: str, setup: GameSetup, plies: int | None = None) -> list[Opening]:
     """The openings in ``source``: ``renju26``, or a file by extension (Gomoku: ``.psq``,
     ``.sgf``, anything else offset lines; chess: ``.epd``/``.fen``/``.txt`` FENs, ``.pgn``).
     ``plies`` cuts record and PGN openings to their first moves. Every opening is checked
-    by replaying it; a bad one is an error naming the file and line."""
+    by replaying it; a bad one is an error naming the file and line. ``-`` reads standard
+    input, its kind told by the content: a .psq/.sgf record or offset lines (Gomoku), PGN
+    when it starts with a tag pair or EPD/FEN lines (chess), move lines (dots)."""
     from plies.arena.referees import make_referee
 
     if plies is not None and plies < 0:
         raise InvalidOption(f"opening plies must not be negative, not {plies}")
     path = Path(source)
     suffix = path.suffix.lower()
+    if source == STDIN:
+        _stdin_cache.clear()
+        suffix = _stdin_suffix(setup.game, _stdin_text())
     if setup.game == "gomoku":
         if source == RENJU26:
             openings = renju_openings(setup)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
@@ -97,6 +98,22 @@ def _number(key: str, value: str, kind: type = int) -> int | float:
     if n <= 0 and key != "maxmemory":
         raise InvalidOption(f"engine option {key} must be positive, not {value}")
     return n
+
+
+def check_command(spec: EngineSpec) -> None:
+    """For a ``cmd=`` engine, raise InvalidOption naming the program unless it exists and is
+    executable (a path), or is found on the PATH (a bare name); built-in engines pass."""
+    if not spec.argv:
+        return
+    program = spec.argv[0]
+    if os.sep not in program and "/" not in program:
+        if shutil.which(program) is None:
+            raise InvalidOption(f"engine {spec.name}: no program {program!r} on the PATH")
+        return
+    if not os.path.exists(program):
+        raise InvalidOption(f"engine {spec.name}: no such file {program!r}")
+    if os.path.isdir(program) or not os.access(program, os.X_OK):
+        raise InvalidOption(f"engine {spec.name}: {program!r} is not an executable file")
 
 
 def parse_engine_spec(text: str) -> EngineSpec:

@@ -5,8 +5,11 @@ Ponder, UCI_Chess960, Clear Hash), ucinewgame, position startpos|fen ... [moves 
 (wtime btime winc binc movestogo depth nodes movetime mate infinite ponder searchmoves-free),
 stop, ponderhit, quit. A reader thread owns stdin; each ``go`` runs in a worker thread so
 ``stop`` and ``ponderhit`` act at once. Every line the engine cannot use gets ``info string
-error ...`` and the engine keeps running. With ``UCI_Chess960`` on, FENs are read as Chess960
-(X-FEN or Shredder-FEN castling fields) and castling moves in and out are king-takes-rook.
+error ...`` and the engine keeps running. A ``position`` command that cannot be used whole sets
+a safe position, as Stockfish does: the moves up to the first illegal one, or the start
+position for a bad FEN; the ``info string`` says which. With ``UCI_Chess960`` on, FENs are
+read as Chess960 (X-FEN or Shredder-FEN castling fields) and castling moves in and out are
+king-takes-rook.
 The kernels are loaded in the background from start-up, and ``isready`` waits for them, so
 no clock pays for numba.
 """
@@ -63,11 +66,16 @@ def _parse_go(tokens: list[str]) -> dict:
     return out
 
 
-def _parse_position(tokens: list[str], chess960: bool = False) -> chess.Board:
+def _parse_position(tokens: list[str], chess960: bool = False) -> tuple[chess.Board, str | None]:
+    """The board of a ``position`` command and None, or, for a command that cannot be used
+    whole, a safe board and the problem: as Stockfish does, the moves are played up to the
+    first illegal or unreadable one; a bad FEN (or a command naming neither startpos nor fen)
+    falls back to the start position."""
+    start = chess.Board(chess960=chess960)
     if not tokens:
-        raise UCIError("position needs startpos or fen")
+        return start, "position needs startpos or fen"
     if tokens[0] == "startpos":
-        board = chess.Board(chess960=chess960)
+        board = start
         rest = tokens[1:]
     elif tokens[0] == "fen":
         if "moves" in tokens:
@@ -78,23 +86,23 @@ def _parse_position(tokens: list[str], chess960: bool = False) -> chess.Board:
         try:
             board = chess.Board(fen, chess960=chess960)
         except ValueError as exc:
-            raise UCIError(f"bad FEN {fen!r}: {exc}") from None
+            return start, f"bad FEN {fen!r}: {exc}"
         if not board.is_valid():
-            raise UCIError(f"illegal position {fen!r}")
+            return start, f"illegal position {fen!r}"
     else:
-        raise UCIError(f"position: expected startpos or fen, not {tokens[0]!r}")
+        return start, f"position: expected startpos or fen, not {tokens[0]!r}"
     if rest:
         if rest[0] != "moves":
-            raise UCIError(f"position: expected moves, not {rest[0]!r}")
+            return board, f"position: expected moves, not {rest[0]!r}"
         for text in rest[1:]:
             try:
                 move = chess.Move.from_uci(text)
             except ValueError:
-                raise UCIError(f"bad move {text!r}") from None
+                return board, f"bad move {text!r} in position command"
             if move not in board.legal_moves:
-                raise UCIError(f"illegal move {text} in {board.fen()}")
+                return board, f"illegal move {text} in position command"
             board.push(move)
-    return board
+    return board, None
 
 
 def format_info(result, multipv: int, elapsed_ms: int, hashfull: int) -> list[str]:
@@ -270,7 +278,11 @@ class UCIEngine:
     def cmd_position(self, args: list[str]) -> None:
         if self._searching():
             raise UCIError("position during a search")
-        self.board = _parse_position(args, self.chess960)
+        self.board, problem = _parse_position(args, self.chess960)
+        if problem is not None:
+            # keep a safe position, never the previous one: a GUI's next "go" must not search
+            # a board the GUI no longer shows
+            self.error(f"{problem}; position set to {self.board.fen()}")
 
     def cmd_go(self, args: list[str]) -> None:
         if self._searching():

@@ -77,7 +77,7 @@ class Geometry:
             return self.h(r, c)
         if kind == "v" and 0 <= r < self.rows and 0 <= c <= self.cols:
             return self.v(r, c)
-        raise InvalidMove(f"no line ({kind!r}, {r}, {c}) on a {self.rows}x{self.cols} board")
+        raise InvalidMove(f"no line {kind}{r},{c} on a {self.rows}x{self.cols} board")
 
     def coords(self, line: int) -> tuple[str, int, int]:
         """``('h'|'v', r, c)`` of a line index."""
@@ -99,14 +99,18 @@ class Geometry:
     def parse(self, text: str) -> int:
         """A line from ``h0,1`` / ``v 1 2`` / ``('h', 0, 1)`` text, or a plain index."""
         t = text.strip().lower()
-        if t.isdigit():
-            index = int(t)
-            self.coords(index)
-            return index
         m = re.fullmatch(r"\(?\s*'?([hv])'?\s*[, ]?\s*(\d+)\s*[, ]\s*(\d+)\s*\)?", t)
-        if not m:
+        if not (m or t.isdigit()):
             raise InvalidMove(f"cannot read line {text!r}: expected h<row>,<col> or v<row>,<col>")
-        return self.line(m.group(1), int(m.group(2)), int(m.group(3)))
+        try:
+            if m is None:
+                self.coords(int(t))
+                return int(t)
+            return self.line(m.group(1), int(m.group(2)), int(m.group(3)))
+        except InvalidMove:  # quote the line as the user wrote it
+            raise InvalidMove(
+                f"no line {text.strip()!r} on a {self.rows}x{self.cols} board"
+            ) from None
 
 
 @cache

@@ -71,6 +71,7 @@ class Board:
         self._winner = 0
         self._win_line: list[Move] | None = None
         self._lost_by_forbidden = False
+        self._forbidden_loss: str | None = None
         self._stuck_key: tuple[int, int] | None = None
         self._stuck = False
 
@@ -174,12 +175,28 @@ class Board:
         """Whether black lost by playing a forbidden move (Renju, ``forbidden="loses"``)."""
         return self._lost_by_forbidden
 
+    @property
+    def forbidden_loss_reason(self) -> str | None:
+        """After a forbidden-move loss, why the move was forbidden (see
+        :meth:`forbidden_reason`); None otherwise."""
+        return self._forbidden_loss if self._lost_by_forbidden else None
+
     def is_forbidden(self, move: MoveLike) -> bool:
         """Whether black on this empty cell is forbidden (always False outside Renju)."""
         m = self.parse(move)
         if self.rule_code != rules.RENJU:
             return False
         return bool(rules.is_forbidden(self.cells, self.stride, self._pos(m)))
+
+    def forbidden_reason(self, move: MoveLike) -> str | None:
+        """Why black on this empty cell is forbidden under Renju: ``"overline"``,
+        ``"double four"`` or ``"double three"``; None when it is not forbidden (always None
+        outside Renju). A move that is both an overline and a double four is an overline, as
+        the rules kernel decides it (docs/rules.md)."""
+        m = self.parse(move)
+        if self.rule_code != rules.RENJU:
+            return None
+        return rules.forbidden_reason(self.cells, self.stride, self._pos(m))
 
     def forbidden_points(self) -> list[Move]:
         """Every empty cell where black may not play under Renju (empty list for other rules)."""
@@ -202,7 +219,10 @@ class Board:
             and self.to_move == BLACK
             and rules.is_forbidden(self.cells, self.stride, self._pos(m))
         ):
-            raise ForbiddenMove(f"move {m} ({m.algebraic(self.height)}) is forbidden for black")
+            reason = self.forbidden_reason(m)
+            raise ForbiddenMove(
+                f"move {m} ({m.algebraic(self.height)}) is forbidden for black ({reason})"
+            )
         return m
 
     def is_legal(self, move: MoveLike) -> bool:
@@ -241,6 +261,8 @@ class Board:
             and self.forbidden_mode == "loses"
             and rules.is_forbidden(self.cells, self.stride, pos)
         )
+        if loses:
+            self._forbidden_loss = rules.forbidden_reason(self.cells, self.stride, pos)
         rules.place(self.cells, self._hash, rules.ZOBRIST, pos, color)
         self._history.append(m)
         if loses:
@@ -286,6 +308,7 @@ class Board:
         self._winner = 0
         self._win_line = None
         self._lost_by_forbidden = False
+        self._forbidden_loss = None
         return m
 
     def copy(self) -> Board:

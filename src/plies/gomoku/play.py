@@ -68,9 +68,14 @@ def play_game(
             continue
         if text == "undo":
             # take back the engine's reply and the human's move
-            for _ in range(2 if len(board) >= 2 and engine_colors else 1):
-                if len(board):
-                    board.undo()
+            taken = [
+                board.undo().algebraic(board.height)
+                for _ in range(min(len(board), 2 if engine_colors else 1))
+            ]
+            if not taken:
+                say("nothing to take back")
+                continue
+            say(f"took back {' and '.join(taken)}")
             show(board)
             continue
         if text == "hint":

@@ -318,6 +318,31 @@ def is_forbidden(cells, stride: int, pos: int) -> bool:
         entering = False
 
 
+FORBIDDEN_REASONS = ("overline", "double four", "double three")
+
+
+def forbidden_reason(cells, stride: int, pos: int) -> str | None:
+    """Why black on the empty cell ``pos`` is forbidden under Renju (one of
+    :data:`FORBIDDEN_REASONS`), or None when it is not forbidden.
+
+    Plain Python over the kernels, in :func:`is_forbidden`'s order: a line of six or more is an
+    overline (even when the move also makes two fours), then two or more fours are a double
+    four; any other forbidden move is a double three (its threes are real, recursively).
+    """
+    if not is_forbidden(cells, stride, pos):
+        return None
+    cells[pos] = BLACK
+    try:
+        for k in range(4):
+            d = direction(k, stride)
+            if count_run(cells, pos, -d, BLACK) + count_run(cells, pos, d, BLACK) + 1 >= 6:
+                return "overline"
+        fours = sum(_four_count_in_direction(cells, pos, direction(k, stride)) for k in range(4))
+        return "double four" if fours >= 2 else "double three"
+    finally:
+        cells[pos] = EMPTY
+
+
 @njit(cache=True, nogil=True)
 def forbidden_points(cells, width: int, height: int, out) -> int:
     """Write the padded indices of all forbidden points (black, Renju) into ``out``; return

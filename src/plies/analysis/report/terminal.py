@@ -59,9 +59,7 @@ def summary_lines(review: Review) -> list[Text]:
         lines.append(Text(f"{t('opening')}: {s.opening}"))
     for player, stats in s.players.items():
         acc = "-" if stats["accuracy"] is None else f"{stats['accuracy']:.1f}"
-        counts = ", ".join(
-            f"{t('cls_' + c)} {n}" for c, n in stats["counts"].items() if n and c != "book"
-        )
+        counts = ", ".join(f"{t('cls_' + c)} {n}" for c, n in stats["counts"].items() if n)
         lines.append(Text(f"{t(player)}: {t('accuracy')} {acc}  ({counts})"))
     moments = ", ".join(str(p) for p in s.critical_moments) or t("none")
     lines.append(Text(f"{t('critical_moments')}: {moments}"))

@@ -16,6 +16,7 @@ naming the line (and the file, when read from one). See docs/formats.md for the 
 from __future__ import annotations
 
 import os
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -135,9 +136,13 @@ def load_record(
     """Read the record stored in the file ``path`` (UTF-8; Latin-1 accepted as a fallback).
 
     The format comes from ``fmt``, else the extension, else the content. A file that cannot
-    be read raises :class:`InvalidRecord` too.
+    be read raises :class:`InvalidRecord` too. The path ``-`` reads standard input.
     """
     source = os.fspath(path)
+    if source == "-":
+        text = sys.stdin.read().lstrip("\ufeff")
+        name = _format_name(fmt) if fmt else detect_format(text)
+        return read_record(text, name, rule=rule, size=size, source="<stdin>")
     try:
         data = Path(path).read_bytes()
     except OSError as exc:

@@ -122,8 +122,9 @@ class GameRecord:
       or ``KM``, the Piskvork header levels...); writers keep what their format can hold.
     * ``times_ms``: thinking time per move in milliseconds (Piskvork), or None.
 
-    ``source`` and ``move_lines`` (the file and the line of each move) are filled in by the
-    readers so that replay errors can point at the file; they are not part of equality.
+    ``source``, ``move_lines`` and ``move_texts`` (the file, and the line and the text of each
+    move as written there) are filled in by the readers so that replay errors can point at the
+    file and quote the move; they are not part of equality.
     """
 
     width: int = 15
@@ -138,6 +139,7 @@ class GameRecord:
     times_ms: list[int] | None = None
     source: str | None = field(default=None, compare=False, repr=False)
     move_lines: list[int] = field(default_factory=list, compare=False, repr=False)
+    move_texts: list[str] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         check_size(self.width, self.height)
@@ -195,8 +197,9 @@ class GameRecord:
         for i, m in enumerate(self.moves):
             line = self.move_lines[i] if i < len(self.move_lines) else None
             if not (0 <= m.x < self.width and 0 <= m.y < self.height):
+                written = self.move_texts[i] if i < len(self.move_texts) else m.pbrain()
                 raise InvalidRecord(
-                    f"move {i + 1} ({m.x},{m.y}) is off the {self.width}x{self.height} board",
+                    f"move {i + 1} {written!r} is off the {self.width}x{self.height} board",
                     line=line,
                     source=self.source,
                 )

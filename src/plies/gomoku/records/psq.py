@@ -84,6 +84,7 @@ def read_psq(text: str, source: str | None = None) -> GameRecord:
     moves: list[Move] = []
     times: list[int] = []
     move_lines: list[int] = []
+    move_texts: list[str] = []
     names: list[str] = []
     code: int | None = None
     rule: str | None = None
@@ -104,6 +105,7 @@ def read_psq(text: str, source: str | None = None) -> GameRecord:
             moves.append(Move(int(m.group(1)) - 1, int(m.group(2)) - 1))
             times.append(int(m.group(3)) if m.group(3) is not None else 0)
             move_lines.append(lineno)
+            move_texts.append(f"{m.group(1)},{m.group(2)}")
             continue
         wr = _WINNER_RULE_RE.match(s)
         if not trailer and _MOVE_LIKE_RE.match(s) and not (wr and parse_rule(wr.group(2))):
@@ -149,6 +151,7 @@ def read_psq(text: str, source: str | None = None) -> GameRecord:
 
     record.moves = moves
     record.move_lines = move_lines
+    record.move_texts = move_texts
     record.times_ms = times if any(times) else None
     record.rule = rule
     players = [None if n.lower() in HUMAN_NAMES else n for n in names] + [None, None]

@@ -282,6 +282,7 @@ def read_sgf(text: str, source: str | None = None, rule: str | None = None) -> G
             )
         record.moves.append(_point(prop.values[0], prop, record, parser))
         record.move_lines.append(prop.line)
+        record.move_texts.append(_shown(prop.ident, prop.values[0]))
     return record
 
 

@@ -123,6 +123,7 @@ def read_text(
                 move = Move(column, record.height - int(m.group(2)))
             record.moves.append(move)
             record.move_lines.append(lineno)
+            record.move_texts.append(m.group(0).strip())
             pos = m.end()
     return record
 
