@@ -156,8 +156,9 @@ def inject_losing_move(
     moves: list[Move], rule: str, rng: random.Random, engine: Engine
 ) -> tuple[list[Move], int] | None:
     """A game with one move replaced by a losing one: after it the opponent has a VCF, while
-    after the engine's best move there the opponent has none (often a threat left unanswered:
-    the position held, the move lets it through). Returns (moves, 1-based ply)."""
+    after the engine's best move there (20,000 nodes) the opponent has neither a VCF nor a
+    VCT (often a threat left unanswered: the position held, the move lets it through).
+    Returns (moves, 1-based ply)."""
     plies = list(range(6, max(7, len(moves) - 4)))
     rng.shuffle(plies)
     for k in plies[:12]:
@@ -171,6 +172,8 @@ def inject_losing_move(
         after_best.play(best)
         if after_best.is_over or engine.vcf(after_best) is not None:
             continue
+        if engine.vct(after_best, max_nodes=200_000) is not None:
+            continue  # the position was lost already: no move there can be blamed
         near = sorted(
             {
                 Move(m.x + dx, m.y + dy)
