@@ -20,6 +20,7 @@ import numpy as np
 from plies.errors import InvalidOption
 from plies.gomoku import rules
 from plies.gomoku.board import Board, rule_code
+from plies.gomoku.engine import combos
 from plies.gomoku.engine import params as engine_params
 from plies.gomoku.engine import search as S
 from plies.gomoku.engine import state as ST
@@ -153,6 +154,12 @@ class Engine:
                 "ROOT_VCT_DEPTH",
             )
         }
+        try:
+            self._order = combos.move_order(
+                self.rule_code, str(p.get("ORDER", engine_params.ORDER))
+            )
+        except (OSError, ValueError) as exc:
+            raise InvalidOption(f"move order: {exc}") from None
         self._lmr = S.lmr_table(
             float(p.get("LMR_BASE", engine_params.LMR_BASE)),
             float(p.get("LMR_DIVISOR", engine_params.LMR_DIVISOR)),
@@ -533,6 +540,9 @@ class Engine:
         ctx.stats[S.S_TACTICAL_OWN] = self._search_params["TACTICAL_OWN"]
         ctx.stats[S.S_TACTICAL_OPP] = self._search_params["TACTICAL_OPP"]
         ctx.stats[S.S_LMP_DEPTH] = self._search_params["LMP_DEPTH"]
+        if self._order is not None:
+            ctx.order[:] = self._order
+            ctx.stats[S.S_ORDER] = 1
         ctx.killers[:] = -1
         ctx.excluded[:] = -1
         ctx.features[:] = self.features

@@ -93,3 +93,43 @@ def shipped_values(rule: int) -> np.ndarray | None:
     values = load_values(path)
     values.setflags(write=False)
     return values
+
+
+def order_path(rule: int | str) -> Path:
+    """Where the shipped learned move order of ``rule`` lives (it may not exist)."""
+    name = RULE_NAMES[rule] if isinstance(rule, int) else rule
+    return Path(str(resources.files("plies.data").joinpath(f"gomoku-order-{name}.npy")))
+
+
+def load_order(path: str | Path) -> np.ndarray:
+    """A learned move order (:mod:`plies.tune.gomoku_policy`) from a ``.npy`` file, as
+    int32[2, 2, N_COMBOS] (``[colour, 0 own / 1 opponent, combination]``); a table shared by
+    both colours (shape ``[1, 2, N_COMBOS]``) is repeated for white."""
+    values = np.load(path, allow_pickle=False)
+    if values.ndim != 3 or values.shape[0] not in (1, 2) or values.shape[1:] != (2, N_COMBOS):
+        raise ValueError(
+            f"{path}: expected a move order of shape (1 or 2, 2, {N_COMBOS}), not {values.shape}"
+        )
+    values = np.clip(np.rint(values), -(1 << 30), 1 << 30).astype(np.int32)
+    return np.ascontiguousarray(np.broadcast_to(values, (2, 2, N_COMBOS)))
+
+
+@cache
+def shipped_order(rule: int) -> np.ndarray | None:
+    """The learned move order shipped for ``rule``, or None (the hand-written order)."""
+    path = order_path(rule)
+    if not path.is_file():
+        return None
+    values = load_order(path)
+    values.setflags(write=False)
+    return values
+
+
+def move_order(rule: int, choice: str) -> np.ndarray | None:
+    """The move order the search uses: ``"learned"`` (the shipped table, if any),
+    ``"classic"`` (None: the hand-written order) or the path of a table."""
+    if choice == "classic":
+        return None
+    if choice == "learned":
+        return shipped_order(rule)
+    return load_order(choice)

@@ -27,6 +27,11 @@ CLASS_BONUS = np.array([0, 0, 165, 0, 287, 497, 0, 0], dtype=np.int32)
 # the path of a learned table (.npy)
 EVAL = "learned"
 
+# the search's order of quiet moves: "learned" (the policy table trained by plies.tune and
+# shipped for the rule, when there is one: plies/data/gomoku-order-<rule>.npy), "classic" (cell
+# values plus threat-class bonuses, search.OWN_CLASS_SCORE / BLOCK_CLASS_SCORE) or a table's path
+ORDER = "learned"
+
 # weights of own and opponent cell values in the evaluation, in 64ths
 ATTACK = 82
 DEFENCE = 64
@@ -64,6 +69,7 @@ ROOT_VCT_DEPTH = 10
 # the names Engine(params=...) may override
 TUNABLE = (
     "EVAL",
+    "ORDER",
     "COMBO_VALUE",
     "PATTERN_VALUE",
     "CLASS_BONUS",

@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from plies.gomoku.engine import combos
 from plies.gomoku.engine import params as PR
 from plies.gomoku.engine import vcf as V
 from plies.gomoku.engine.state import (
@@ -79,6 +80,7 @@ S_QTHREE_PLIES = 11  # how far below the horizon open threes are answered
 S_TACTICAL_OWN = 12  # own threat class from which a move is tactical (params.TACTICAL_OWN)
 S_TACTICAL_OPP = 13  # opponent threat class taken from which a move is tactical
 S_LMP_DEPTH = 14  # move-count pruning up to this remaining depth
+S_ORDER = 15  # 1: quiet moves are ordered by the learned table ctx.order (0: hand-written)
 S_COUNT = 16
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
@@ -135,6 +137,8 @@ class SearchContext(NamedTuple):
     stop: np.ndarray  # int64[1] shared: non-zero aborts every thread
     lmr: np.ndarray  # int8[64, MAX_MOVES] reductions
     features: np.ndarray  # int8[F_COUNT]
+    order: np.ndarray  # int32[2, 2, N_COMBOS] learned order: [colour, own/opponent, combination]
+    combo: np.ndarray  # int16[2**16] packed four patterns -> combination number
 
 
 def new_tt(megabytes: float) -> np.ndarray:
@@ -190,6 +194,8 @@ def new_context(cells: int, tt: np.ndarray, stop: np.ndarray) -> SearchContext:
         stop,
         lmr_table(PR.LMR_BASE, PR.LMR_DIVISOR),
         features,
+        np.zeros((2, 2, combos.N_COMBOS), dtype=np.int32),
+        combos.combo_of_index().copy(),
     )
 
 
@@ -360,6 +366,12 @@ def generate(
     use_cont = prev >= 0 and ctx.features[F_CONTHIST] != 0
     cont = ctx.conthist[s, prev if prev >= 0 else 0]
     stride = st.info[2]
+    learned = ctx.stats[S_ORDER] != 0
+    order_own = ctx.order[s, 0]
+    order_opp = ctx.order[o, 1]
+    combo = ctx.combo
+    shift_s = 16 * s
+    shift_o = 16 * o
     for p in range(ncells):
         if near[p] == 0 or cells[p] != EMPTY or p == skip:
             continue
@@ -373,7 +385,13 @@ def generate(
                 continue
         if defend and own < C_FOUR and (opp < C_FOUR or opp == C_FORBID):
             continue
-        score = val_s[p] + val_o[p] + OWN_CLASS_SCORE[own] + BLOCK_CLASS_SCORE[opp]
+        if learned:
+            both = np.int64(st.p4[p])
+            score = np.int64(order_own[combo[(both >> shift_s) & 0xFFFF]]) + np.int64(
+                order_opp[combo[(both >> shift_o) & 0xFFFF]]
+            )
+        else:
+            score = val_s[p] + val_o[p] + OWN_CLASS_SCORE[own] + BLOCK_CLASS_SCORE[opp]
         score += hist[p] >> 6
         if use_cont:
             score += np.int32(cont[p]) >> 4
