@@ -210,6 +210,22 @@ def test_generated_chess_games(chess_games):
                 assert "equally good" in m.explanation
 
 
+def test_chess_even_trade_is_no_sacrifice_and_moments_are_move_labels():
+    from plies.analysis.chess import load_pgn
+
+    trade = review_game(load_pgn(text="1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 *"), SMALL)
+    bxc6 = trade.moves[6]
+    assert bxc6.move == "Bxc6" and "sacrifice" not in bxc6.facts
+    assert "sacrific" not in bxc6.explanation
+    check_values(trade)
+    check_chess_lines(trade)
+    scholar = review_game(load_pgn(text="1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"), SMALL)
+    s = scholar.summary
+    assert s.critical_moments == [6] and s.critical_moment_labels == ["3... Nf6"]
+    # the turning point is the blunder, or (White ahead in every position) none, and it is said
+    assert (s.turning_point_label == "3... Nf6") != s.winner_ahead_throughout
+
+
 # --- the backward pass on its own -------------------------------------------------------------
 
 
