@@ -195,6 +195,15 @@ def test_example_wording(example):
         assert all(a != b for a, b in zip(words, words[1:], strict=False)), m.explanation
 
 
+def test_movetime_review_keeps_the_invariants():
+    # a time budget: uncertain positions get a second search, the invariants still hold
+    review = review_record(
+        read_record("h8 h9 i9 g7 j10 i8", rule="renju"), Budget(movetime=0.05, solver_time=0.02)
+    )
+    check_values(review)
+    check_gomoku_lines(review)
+
+
 def test_generated_gomoku_games(gomoku_games):
     for review in gomoku_games:
         check_values(review)

@@ -86,6 +86,20 @@ def test_cache_roundtrip(tmp_path, monkeypatch):
         assert cache.get("k") == {"a": [1, 2]}
 
 
+def test_cache_keeps_the_deeper_or_proven_analysis(tmp_path):
+    with ReviewCache(tmp_path / "db.sqlite") as cache:
+        deep = {"depth": 9, "facts": {}}
+        assert cache.put("k", deep) == deep
+        assert cache.put("k", {"depth": 7, "facts": {}}) == deep  # shallower: kept the old
+        assert cache.get("k") == deep
+        deeper = {"depth": 10, "facts": {}}
+        assert cache.put("k", deeper) == deeper
+        proven = {"depth": 3, "facts": {"proven": True}}
+        assert cache.put("k", proven) == proven  # a proof beats any depth
+        assert cache.put("k", {"depth": 30, "facts": {}}) == proven
+        assert cache.get("k") == proven
+
+
 class Square:
     """A picklable worker factory: each job's result is its square."""
 

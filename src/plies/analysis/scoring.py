@@ -27,14 +27,14 @@ WinProbability = Callable[[int], float]
 
 # with a time budget, a position whose value is uncertain gets a second search of the same
 # time (2x in all, the hash table kept so it goes deeper): the top two lines this close in
-# win probability, or the best move changed in the last two iterations
+# win probability, or the best move changed in the last iteration
 UNCERTAIN_MARGIN = 0.03
 
 
 def _uncertain(lines: Sequence[LineEval], chosen: Sequence[Any]) -> bool:
     if len(lines) >= 2 and lines[0].win_probability - lines[1].win_probability < UNCERTAIN_MARGIN:
         return True
-    return len(chosen) >= 3 and len({str(m) for m in chosen[-3:]}) > 1
+    return len(chosen) >= 2 and str(chosen[-1]) != str(chosen[-2])
 
 
 def search_position(
