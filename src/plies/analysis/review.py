@@ -275,9 +275,9 @@ def summarise(
     values (a position's value is the win probability before the move played from it, and the
     last move's after for the final position): with a winner, the move played from the last
     position where the winner's chances were at most 1/2 (None when they never were: the
-    winner was ahead throughout, ``winner_ahead_throughout``; None too when the winner is not
-    ahead at the end); without a winner, the largest loss, if any. ``label(move)`` names a
-    move as the reports do (default: ``"12. h8"``).
+    winner was ahead throughout, ``winner_ahead_throughout``; when the winner is not ahead
+    even at the end, the loser's largest loss); without a winner, the largest loss, if any.
+    ``label(move)`` names a move as the reports do (default: ``"12. h8"``).
     """
     label = label or (lambda m: f"{m.ply}. {m.move}")
     stats: dict[str, dict[str, Any]] = {}
@@ -311,6 +311,9 @@ def summarise(
             ahead = True
         elif behind[-1] < len(moves):
             turning = moves[behind[-1]]
+        else:  # the engine never sees the winner ahead at the end: the loser's largest loss
+            losers = [m for m in moves if m.player != result and m.loss > 0]
+            turning = max(losers, key=lambda m: m.loss) if losers else None
     elif swings:
         turning = max(swings, key=lambda m: m.loss)
     return Summary(
