@@ -195,6 +195,31 @@ def test_example_wording(example):
         assert all(a != b for a, b in zip(words, words[1:], strict=False)), m.explanation
 
 
+def test_vct_free_defender_move_is_reported_and_cut():
+    from plies.gomoku.engine import Engine
+
+    # before Black's 15th move of the example: m7 wins by VCT; after j6 White has no playable
+    # defence, so the solver's line goes on with a placeholder (a15) and the final VCF
+    full = load_record(EXAMPLE).to_board(forbidden="loses")
+    board = Board(width=15, height=15, rule=full.rule, forbidden="loses")
+    board.play_moves(full.history[:14])
+    engine = Engine(full.rule, width=15, height=15, hash_mb=8)
+    line = [m.algebraic(15) for m in engine.vct(board, max_nodes=8000) or []]
+    assert line[:6] == ["m7", "l7", "l8", "k9", "j6", "a15"] and engine.vct_free == 5
+    assert engine.vct(Board(width=15, height=15, rule=full.rule), max_nodes=100) is None
+    assert engine.vct_free is None
+
+
+def test_table_does_not_repeat_the_class(example):
+    from plies.analysis.report import shown_categories
+
+    missed = [m for m in example.moves if m.classification == "missed_win"]
+    assert missed and all("missed_win" in m.categories for m in missed)  # kept in the JSON
+    assert all("missed_win" not in shown_categories(m) for m in missed)  # not shown twice
+    m15 = example.moves[14]
+    assert m15.move == "h7" and m15.best_move == "m7" and "a15" not in m15.explanation
+
+
 def test_movetime_review_keeps_the_invariants():
     # a time budget: uncertain positions get a second search, the invariants still hold
     review = review_record(
