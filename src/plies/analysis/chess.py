@@ -51,6 +51,7 @@ from plies.analysis.scoring import (
     proof_from_lines,
     score_from_values,
     search_position,
+    settle_many,
     settle_values,
     sides,
 )
@@ -277,7 +278,7 @@ def judge_move(
     rules = value_rules()
     if value_before is None:
         pair = {0: before} if after is None else {0: before, 1: after}
-        vals = settle_values(pair, [move], rules, None, thresholds.good)[0]
+        vals = settle_values(pair, [move], rules, None, thresholds.good)
         value_before, value_after = vals[0], vals.get(1)
     vb, va = value_before, value_after
     bound = _mate_bound()
@@ -622,56 +623,66 @@ def review_games(
         jobs, ChessAnalyserFactory(budget, hash_mb), workers=workers, cache=cache,
         on_result=session.counting_progress(len(jobs), on_progress),
     )  # fmt: skip
-    out = []
+    all_evals = []
     offset = 0
     for plan in plans:
         n = len(plan.jobs)
-        evals = {
-            i - offset: PositionEval.from_dict(v)
-            for i, v in raw.items()
-            if offset <= i < offset + n
-        }
+        all_evals.append(
+            {
+                i - offset: PositionEval.from_dict(v)
+                for i, v in raw.items()
+                if offset <= i < offset + n
+            }
+        )
         offset += n
-        factory = ChessAnalyserFactory(budget, hash_mb)
-        out.append(_judge(plan, evals, budget, lang, workers, thresholds, source, factory, cache))
-    return out
+    factory = ChessAnalyserFactory(budget, hash_mb)
+
+    def analyse_alternatives(
+        items: list[tuple[int, tuple[int, str]]],
+    ) -> dict[tuple[int, tuple[int, str]], PositionEval]:
+        """The positions after the best alternatives ``(game, (i, san))`` (san played at
+        position i of that game), all games in one pass."""
+        extra = []
+        for g, (i, san) in items:
+            job = plans[g].jobs[i][1]
+            board = job.board()
+            uci = board.uci(board.parse_san(san))
+            board.push_san(san)
+            extra.append(
+                (cache_key(board, budget), ChessJob(job.fen, (*job.moves, uci), job.chess960))
+            )
+        done, _ = analyse_positions(extra, factory, workers=min(workers, len(extra)), cache=cache)
+        return {items[k]: PositionEval.from_dict(v) for k, v in done.items()}
+
+    # one value per position, the best alternatives of the costly moves verified (at most two
+    # rounds, every game's in one pass); the verdicts come from these values (an interrupted
+    # review analyses no alternatives)
+    complete = all(len(e) == len(p.jobs) for e, p in zip(all_evals, plans, strict=True))
+    values = settle_many(
+        [(e, p.sans) for e, p in zip(all_evals, plans, strict=True)],
+        value_rules(),
+        analyse_alternatives if complete else None,
+        thresholds.good,
+    )
+    return [
+        _judge(plan, evals, vals, budget, lang, workers, thresholds, source)
+        for plan, evals, vals in zip(plans, all_evals, values, strict=True)
+    ]
 
 
 def _judge(
     plan: _GamePlan,
     evals: dict[int, PositionEval],
+    values: dict[int, Value],
     budget: Budget,
     lang: str,
     workers: int,
     thresholds: Thresholds,
     source: str | None,
-    factory: ChessAnalyserFactory | None = None,
-    cache: Any = None,
 ) -> Review:
     t = translator(lang)
     game, sans = plan.game, plan.sans
     complete = len(evals) == len(plan.jobs)
-
-    def analyse_alternatives(
-        pairs: list[tuple[int, str]],
-    ) -> dict[tuple[int, str], PositionEval]:
-        """The positions after the best alternatives ``(i, san)`` (played at position i)."""
-        extra = []
-        for i, san in pairs:
-            job = plan.jobs[i][1]
-            board = job.board()
-            uci = board.uci(board.parse_san(san))
-            board.push_san(san)
-            alt = ChessJob(job.fen, (*job.moves, uci), job.chess960)
-            extra.append((cache_key(board, budget), alt))
-        assert factory is not None
-        raw, _ = analyse_positions(extra, factory, workers=min(workers, len(extra)), cache=cache)
-        return {pairs[k]: PositionEval.from_dict(v) for k, v in raw.items()}
-
-    # one value per position, the best alternatives of the costly moves verified (at most
-    # two rounds); the verdicts come from these values
-    analyse = analyse_alternatives if complete and factory is not None else None
-    values, _alts = settle_values(evals, sans, value_rules(), analyse, thresholds.good)
     reviews = []
     for i, san in enumerate(sans):
         if i not in evals or i + 1 not in evals:

@@ -296,7 +296,7 @@ def judge_move(
     rules = value_rules()
     if value_before is None:
         pair = {0: before} if after is None else {0: before, 1: after}
-        vals = settle_values(pair, [move], rules, None, thresholds.good)[0]
+        vals = settle_values(pair, [move], rules, None, thresholds.good)
         value_before, value_after = vals[0], vals.get(1)
     vb, va = value_before, value_after
     mover, opp = sides(before, ply, PLAYERS)
@@ -532,7 +532,7 @@ def review_record(
 
     # one value per position, the best alternatives of the costly moves verified (at most
     # two rounds); the verdicts come from these values
-    values, _alts = settle_values(
+    values = settle_values(
         evals, texts, value_rules(), analyse_alternatives if complete else None,
         thresholds.good,
     )  # fmt: skip

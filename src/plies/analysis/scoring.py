@@ -322,30 +322,56 @@ def uncertain_moves(
     return out
 
 
+Pair = tuple[int, str]  # (position index, move): the position after that move
+
+
+def settle_many(
+    games: Sequence[tuple[Mapping[int, PositionEval], Sequence[str]]],
+    rules: ValueRules,
+    analyse: Callable[[list[tuple[int, Pair]]], dict[tuple[int, Pair], PositionEval]] | None,
+    threshold: float,
+    rounds: int = 2,
+) -> list[dict[int, Value]]:
+    """:func:`settle_values` for several games (``(evals, moves)`` each) with one analysis
+    call per round for all of them (``analyse`` gets ``(game index, pair)`` items), so a pool
+    of workers is started once a round, not once a game."""
+    alternatives: list[dict[Pair, PositionEval]] = [{} for _ in games]
+    tried: list[set[Pair]] = [set() for _ in games]
+    values = [position_values(e, m, rules) for e, m in games]
+    for _ in range(rounds if analyse is not None else 0):
+        todo = []
+        for g, (evals, moves) in enumerate(games):
+            pairs = uncertain_moves(evals, moves, values[g], rules, threshold, tried[g])
+            tried[g].update(pairs)
+            todo += [(g, pair) for pair in pairs]
+        if not todo:
+            break
+        assert analyse is not None
+        for (g, pair), pos in analyse(todo).items():
+            alternatives[g][pair] = pos
+        for g in {g for g, _ in todo}:
+            evals, moves = games[g]
+            values[g] = position_values(evals, moves, rules, alternatives[g])
+    return values
+
+
 def settle_values(
     evals: Mapping[int, PositionEval],
     moves: Sequence[str],
     rules: ValueRules,
-    analyse: Callable[[list[tuple[int, str]]], dict[tuple[int, str], PositionEval]] | None,
+    analyse: Callable[[list[Pair]], dict[Pair, PositionEval]] | None,
     threshold: float,
     rounds: int = 2,
-) -> tuple[dict[int, Value], dict[tuple[int, str], PositionEval]]:
+) -> dict[int, Value]:
     """:func:`position_values`, then at most ``rounds`` times: analyse the positions after the
     best alternatives of the moves that lose at least ``threshold`` (``analyse(pairs)`` returns
-    the analyses it finished) and compute the values again. Returns the values and the
-    alternatives analysed."""
-    alternatives: dict[tuple[int, str], PositionEval] = {}
-    values = position_values(evals, moves, rules, alternatives)
-    tried: set[tuple[int, str]] = set()
-    for _ in range(rounds if analyse is not None else 0):
-        todo = uncertain_moves(evals, moves, values, rules, threshold, tried)
-        if not todo:
-            break
-        tried.update(todo)
+    the analyses it finished) and compute the values again."""
+
+    def batch(items: list[tuple[int, Pair]]) -> dict[tuple[int, Pair], PositionEval]:
         assert analyse is not None
-        alternatives.update(analyse(todo))
-        values = position_values(evals, moves, rules, alternatives)
-    return values, alternatives
+        return {(0, pair): pos for pair, pos in analyse([p for _, p in items]).items()}
+
+    return settle_many([(evals, moves)], rules, batch if analyse else None, threshold, rounds)[0]
 
 
 @dataclass
