@@ -60,6 +60,14 @@ def test_summary_turning_point_and_critical_moments():
     assert s.players["white"]["moves"] == 2
     draw = summarise(moves, ("black", "white"), result=None, opening=None)
     assert draw.turning_point == 4  # the largest loss
+    assert s.turning_point_label == "4. h8" and s.critical_moment_labels == ["3. h8", "4. h8"]
+    # White wins although it was behind in every position the engine saw: the loser's largest
+    # loss is the turning point; a winner ahead throughout has none, and that is said
+    s = summarise(moves, ("black", "white"), result="white", opening=None)
+    assert s.turning_point == 3 and not s.winner_ahead_throughout
+    ahead = [_move(1, "black", 0.6, 0.6), _move(2, "white", 0.4, 0.4), _move(3, "black", 0.6, 1.0)]
+    s = summarise(ahead, ("black", "white"), result="black", opening=None)
+    assert s.turning_point is None and s.winner_ahead_throughout
 
 
 def test_budget_validation():
@@ -84,6 +92,20 @@ def test_cache_roundtrip(tmp_path, monkeypatch):
         assert len(cache) == 1
     with ReviewCache() as cache:  # persisted
         assert cache.get("k") == {"a": [1, 2]}
+
+
+def test_cache_keeps_the_deeper_or_proven_analysis(tmp_path):
+    with ReviewCache(tmp_path / "db.sqlite") as cache:
+        deep = {"depth": 9, "facts": {}}
+        assert cache.put("k", deep) == deep
+        assert cache.put("k", {"depth": 7, "facts": {}}) == deep  # shallower: kept the old
+        assert cache.get("k") == deep
+        deeper = {"depth": 10, "facts": {}}
+        assert cache.put("k", deeper) == deeper
+        proven = {"depth": 3, "facts": {"proven": True}}
+        assert cache.put("k", proven) == proven  # a proof beats any depth
+        assert cache.put("k", {"depth": 30, "facts": {}}) == proven
+        assert cache.get("k") == proven
 
 
 class Square:

@@ -4,6 +4,11 @@ Keys are strings the game adapter builds from the position (hash including the s
 move), the rule, the board size, the budget and the analysis version; values are JSON. The
 database lives in ``$PLIES_CACHE_DIR`` (else ``$XDG_CACHE_HOME/plies``, else
 ``~/.cache/plies``) as ``review-cache.sqlite``.
+
+A key names a budget, not a result: with a time budget the same position may come back
+deeper or shallower. :meth:`ReviewCache.put` therefore never replaces a stored analysis by a
+shallower one: a new value replaces the old only when it is proven (``terminal``, or
+``facts["proven"]``) and the old is not, or when it searched deeper (``depth``).
 """
 
 from __future__ import annotations
@@ -26,6 +31,13 @@ def cache_dir() -> Path:
     xdg = os.environ.get("XDG_CACHE_HOME")
     base = Path(xdg) if xdg else Path.home() / ".cache"
     return base / "plies"
+
+
+def rank(value: dict[str, Any]) -> tuple[int, int]:
+    """How good a stored analysis is: (proven, depth)."""
+    facts = value.get("facts") or {}
+    proven = value.get("terminal") is not None or bool(facts.get("proven"))
+    return int(proven), int(value.get("depth") or 0)
 
 
 class ReviewCache:
@@ -52,12 +64,20 @@ class ReviewCache:
         self.hits += 1
         return json.loads(row[0])
 
-    def put(self, key: str, value: dict[str, Any]) -> None:
+    def put(self, key: str, value: dict[str, Any]) -> dict[str, Any]:
+        """Store ``value`` under ``key`` unless the stored value is better (proven, or deeper:
+        :func:`rank`); returns the value the cache holds afterwards."""
+        row = self._db.execute("SELECT value FROM positions WHERE key = ?", (key,)).fetchone()
+        if row is not None:
+            old = json.loads(row[0])
+            if rank(old) >= rank(value):
+                return old
         self._db.execute(
             "INSERT OR REPLACE INTO positions (key, value, created) VALUES (?, ?, ?)",
             (key, json.dumps(value, separators=(",", ":")), time.time()),
         )
         self._db.commit()
+        return value
 
     def __len__(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM positions").fetchone()[0])

@@ -28,6 +28,7 @@ import numpy as np
 
 from plies.analysis import session
 from plies.analysis.i18n import Translator, translator
+from plies.analysis.report import move_number
 from plies.analysis.review import (
     BAD_CLASSES,
     DEFAULT_THRESHOLDS,
@@ -40,16 +41,30 @@ from plies.analysis.review import (
     summarise,
     worse,
 )
-from plies.analysis.scoring import better_note, move_review, score_move, search_position, sides
+from plies.analysis.scoring import (
+    Proof,
+    Value,
+    ValueRules,
+    better_note,
+    equal_note,
+    move_review,
+    proof_from_lines,
+    score_from_values,
+    search_position,
+    settle_many,
+    settle_values,
+    sides,
+)
 from plies.errors import InvalidOption, InvalidRecord
 
-ANALYSIS_VERSION = "chess-1"
+ANALYSIS_VERSION = "chess-2"
 PLAYERS = ("white", "black")
 # material thresholds (centipawns, the engine's SEE values: pawn 100, knight 320, bishop 330,
 # rook 500, queen 950)
 MATERIAL_GAIN = 200  # a capture that wins at least this much is "winning material"
 MATERIAL_MARGIN = 100  # a hanging piece must lose this much more than the threat before
 PIECE_KEYS = {1: "pawn", 2: "knight", 3: "bishop", 4: "rook", 5: "queen", 6: "king"}
+PIECE_VALUES = {"pawn": 100, "knight": 320, "bishop": 330, "rook": 500, "queen": 950, "king": 0}
 
 
 def _mate_bound() -> int:
@@ -178,7 +193,7 @@ def analyse_position(engine, board: chess.Board, budget: Budget, ply: int) -> Po
             ply, score=0, win_probability=0.5, terminal="draw",
             facts={"to_move": to_move, "legal": board.legal_moves.count()},
         )  # fmt: skip
-    return search_position(
+    pos = search_position(
         engine,
         board,
         budget,
@@ -195,6 +210,8 @@ def analyse_position(engine, board: chess.Board, budget: Budget, ply: int) -> Po
             "threat": threat_if_passing(board),
         },
     )
+    pos.facts["proven"] = proof(pos) is not None  # the cache keeps a proven analysis
+    return pos
 
 
 def _san_line(board: chess.Board, moves: Sequence[chess.Move]) -> list[str]:
@@ -226,6 +243,23 @@ def _mate_moves(score: int) -> int | None:
     return mate_in(score)
 
 
+def proof(pos: PositionEval) -> Proof | None:
+    """The exact result of a chess position for its side to move: checkmated or drawn, a mate
+    in one (every legal move tried), or a mate score of the search."""
+    if pos.terminal is not None:
+        return Proof({"loss": -_mate_score(), "draw": 0}.get(pos.terminal, 0), [], "terminal")
+    mates = pos.facts.get("mates_in_one")
+    if mates:
+        return Proof(_mate_score() - 1, [mates[0]], "mate")
+    return proof_from_lines(pos, _mate_bound())
+
+
+def value_rules() -> ValueRules:
+    from plies.chess.engine.api import win_probability
+
+    return ValueRules(win_probability, _mate_bound(), proof)
+
+
 def judge_move(
     ply: int,
     move: str,
@@ -234,15 +268,23 @@ def judge_move(
     *,
     t: Translator,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    value_before: Value | None = None,
+    value_after: Value | None = None,
 ) -> MoveReview:
     """The verdict on ``move`` (SAN, the ``ply``-th move) from the analyses before and after
-    it (rules: docs/review.md, chess section)."""
-    from plies.chess.engine.api import win_probability
-
+    it and the one value of each position (from
+    :func:`plies.analysis.scoring.position_values`; from these two positions alone when not
+    given). Rules: docs/review.md, chess section."""
+    rules = value_rules()
+    if value_before is None:
+        pair = {0: before} if after is None else {0: before, 1: after}
+        vals = settle_values(pair, [move], rules, None, thresholds.good)
+        value_before, value_after = vals[0], vals.get(1)
+    vb, va = value_before, value_after
     bound = _mate_bound()
     mover, opp = sides(before, ply, PLAYERS)
-    lines = before.lines
-    score = score_move(move, before, after, win_probability, thresholds)
+    score = score_from_values(move, vb, va, rules, thresholds)
+    lines = score.lines
     top, is_best, classification = score.top, score.is_best, score.classification
     categories: list[str] = []
     notes: list[str] = []
@@ -258,34 +300,24 @@ def judge_move(
         facts["gives_check"] = True
     capture = next((c for c in before.facts.get("captures", []) if c["move"] == move), None)
 
-    # the mover's forced mate: an exact mate in one, or a mate score from the search
+    # the mover's forced mate (the value before is a proven mate: a mate in one, a mate score)
     mate_line: list[str] | None = None
-    if before.facts.get("mates_in_one"):
-        mate_line, mate_n = [before.facts["mates_in_one"][0]], 1
-    elif top is not None and top.score > bound:
-        mate_line, mate_n = list(top.pv), _mate_moves(top.score) or 0
-    if mate_line is not None:
+    mate_n = 0
+    if vb.score > bound and top is not None:
+        mate_line, mate_n = list(top.pv), _mate_moves(vb.score) or 0
         facts["had_mate"] = {"kind": "mate", "line": mate_line, "mate_in": mate_n}
-    keeps_mate = (
-        checkmate
-        or score.played > bound
-        or move in before.facts.get("mates_in_one", [])
-        or (mate_line is not None and move == mate_line[0])
-    )
+    keeps_mate = checkmate or score.played > bound
     # the opponent's forced mate after the move
     opp_mate: dict[str, Any] | None = None
-    if after is not None and after.terminal is None:
-        if after_facts.get("mates_in_one"):
-            opp_mate = {"kind": "mate", "line": [after_facts["mates_in_one"][0]], "mate_in": 1}
-        elif after.score > bound and after.lines:
-            opp_mate = {
-                "kind": "mate",
-                "line": list(after.lines[0].pv),
-                "mate_in": _mate_moves(after.score) or 0,
-            }
+    if after is not None and after.terminal is None and va is not None and va.score > bound:
+        opp_mate = {
+            "kind": "mate",
+            "line": list(va.top.pv) if va.top else [],
+            "mate_in": _mate_moves(va.score) or 0,
+        }
     if opp_mate is not None:
         facts["opponent_mates"] = opp_mate
-    lost_before = top is not None and score.best < -bound
+    lost_before = vb.score < -bound
     legal = int(before.facts.get("legal", 2))
 
     # material facts (SEE): what the opponent wins after the move, beyond the threat before
@@ -300,7 +332,9 @@ def judge_move(
         and hang["gain"] >= threat_gain + MATERIAL_MARGIN
         and not checkmate
     )
-    own_gain = capture["gain"] if capture else 0
+    # the material the move itself took (the victim's value, not the SEE of the capture, which
+    # already counts the recapture): a recapture of equal value is a trade, not a loss
+    own_gain = PIECE_VALUES[capture["piece"]] if capture else 0
     if hangs:
         assert hang is not None
         hangs = hang["gain"] - own_gain >= MATERIAL_GAIN  # not a fair exchange of material
@@ -316,8 +350,6 @@ def judge_move(
         notes.append(t("ch_note_checkmate", move=move, player=P))
     elif legal == 1:
         classification = "forced"
-        score.loss = 0.0
-        score.wp_after = score.wp_before
         notes.append(t("ch_note_only_move", move=move))
     elif lost_before:
         classification = "lost"
@@ -334,7 +366,8 @@ def judge_move(
                 classification = "forced"
                 notes.append(t("ch_note_only_defence", move=move))
         if opp_mate is not None and not is_best:
-            classification = worse(classification, "blunder")
+            if score.loss >= thresholds.inaccuracy:
+                classification = worse(classification, "blunder")
             categories.append("allowed_mate")
             notes.append(
                 t("ch_note_allowed_mate", move=move, opp=O, n=opp_mate["mate_in"],
@@ -378,11 +411,16 @@ def judge_move(
             facts["sacrifice"] = dict(hang)
             notes.append(t("ch_note_sacrifice", move=move, piece=t("piece_" + hang["piece"])))
         if mate_line is not None and keeps_mate and not checkmate:
-            notes.append(t("ch_note_keeps_mate", move=move, n=mate_n, line=" ".join(mate_line)))
+            kept = vb.line_of(move)
+            line = list(kept.pv) if kept is not None else [move]
+            n = _mate_moves(score.played) or mate_n
+            notes.append(t("ch_note_keeps_mate", move=move, n=n, line=" ".join(line)))
         elif "captures" in facts and classification not in BAD_CLASSES:
             notes.append(t("ch_note_capture", move=move, piece=t("piece_" + facts["captures"])))
         elif facts.get("gives_check") and classification not in BAD_CLASSES:
             notes.append(t("ch_note_check", move=move))
+        if score.equal and best:
+            notes.append(equal_note(t, score, move))
         if classification in BAD_CLASSES and best:
             notes.append(better_note(t, score))
     return move_review(ply, mover, move, score, classification, categories, facts, notes, before)
@@ -585,23 +623,57 @@ def review_games(
         jobs, ChessAnalyserFactory(budget, hash_mb), workers=workers, cache=cache,
         on_result=session.counting_progress(len(jobs), on_progress),
     )  # fmt: skip
-    out = []
+    all_evals = []
     offset = 0
     for plan in plans:
         n = len(plan.jobs)
-        evals = {
-            i - offset: PositionEval.from_dict(v)
-            for i, v in raw.items()
-            if offset <= i < offset + n
-        }
+        all_evals.append(
+            {
+                i - offset: PositionEval.from_dict(v)
+                for i, v in raw.items()
+                if offset <= i < offset + n
+            }
+        )
         offset += n
-        out.append(_judge(plan, evals, budget, lang, workers, thresholds, source))
-    return out
+    factory = ChessAnalyserFactory(budget, hash_mb)
+
+    def analyse_alternatives(
+        items: list[tuple[int, tuple[int, str]]],
+    ) -> dict[tuple[int, tuple[int, str]], PositionEval]:
+        """The positions after the best alternatives ``(game, (i, san))`` (san played at
+        position i of that game), all games in one pass."""
+        extra = []
+        for g, (i, san) in items:
+            job = plans[g].jobs[i][1]
+            board = job.board()
+            uci = board.uci(board.parse_san(san))
+            board.push_san(san)
+            extra.append(
+                (cache_key(board, budget), ChessJob(job.fen, (*job.moves, uci), job.chess960))
+            )
+        done, _ = analyse_positions(extra, factory, workers=min(workers, len(extra)), cache=cache)
+        return {items[k]: PositionEval.from_dict(v) for k, v in done.items()}
+
+    # one value per position, the best alternatives of the costly moves verified (at most two
+    # rounds, every game's in one pass); the verdicts come from these values (an interrupted
+    # review analyses no alternatives)
+    complete = all(len(e) == len(p.jobs) for e, p in zip(all_evals, plans, strict=True))
+    values = settle_many(
+        [(e, p.sans) for e, p in zip(all_evals, plans, strict=True)],
+        value_rules(),
+        analyse_alternatives if complete else None,
+        thresholds.good,
+    )
+    return [
+        _judge(plan, evals, vals, budget, lang, workers, thresholds, source)
+        for plan, evals, vals in zip(plans, all_evals, values, strict=True)
+    ]
 
 
 def _judge(
     plan: _GamePlan,
     evals: dict[int, PositionEval],
+    values: dict[int, Value],
     budget: Budget,
     lang: str,
     workers: int,
@@ -610,16 +682,26 @@ def _judge(
 ) -> Review:
     t = translator(lang)
     game, sans = plan.game, plan.sans
+    complete = len(evals) == len(plan.jobs)
     reviews = []
     for i, san in enumerate(sans):
         if i not in evals or i + 1 not in evals:
             continue
-        reviews.append(judge_move(i + 1, san, evals[i], evals[i + 1], t=t, thresholds=thresholds))
+        reviews.append(
+            judge_move(
+                i + 1, san, evals[i], evals[i + 1], t=t, thresholds=thresholds,
+                value_before=values[i], value_after=values[i + 1],
+            )
+        )  # fmt: skip
     result = _result(game, plan.final)
     opening = game.headers.get("Opening") or None
     if opening and game.headers.get("ECO"):
         opening = f"{game.headers['ECO']} {opening}"
-    summary = summarise(reviews, PLAYERS, result=result, opening=opening)
+    game_info = {"game": "chess", "fens": plan.fens}
+    summary = summarise(
+        reviews, PLAYERS, result=result, opening=opening,
+        label=lambda m: f"{move_number(game_info, m.ply)} {m.move}",
+    )  # fmt: skip
     headers = game.headers
 
     def name(key: str) -> str | None:
@@ -644,7 +726,6 @@ def _judge(
     settings = session.review_settings(
         budget, workers, thresholds, ANALYSIS_VERSION, win_probability="1 / (1 + exp(-cp / 250))"
     )
-    complete = len(evals) == len(plan.jobs)
     return Review(data, settings, reviews, summary, complete=complete, language=lang)
 
 

@@ -31,13 +31,25 @@ from plies.analysis.review import (
     summarise,
     worse,
 )
-from plies.analysis.scoring import better_note, move_review, score_move, search_position, sides
+from plies.analysis.scoring import (
+    Proof,
+    Value,
+    ValueRules,
+    better_note,
+    equal_note,
+    move_review,
+    proof_from_lines,
+    score_from_values,
+    search_position,
+    settle_values,
+    sides,
+)
 from plies.gomoku.board import Board
 from plies.gomoku.notation import Move
 from plies.gomoku.openings import OpeningBook, identify_renju_opening
 from plies.gomoku.records import GameRecord
 
-ANALYSIS_VERSION = "gomoku-1"
+ANALYSIS_VERSION = "gomoku-2"
 PLAYERS = ("black", "white")
 WIN = 30000
 WIN_BOUND = WIN - 1000
@@ -148,7 +160,7 @@ def analyse_position(engine, board: Board, budget: Budget) -> PositionEval:
             terminal=terminal,
             facts={"to_move": to_move, "winning_line": line},
         )
-    return search_position(
+    pos = search_position(
         engine,
         board,
         budget,
@@ -158,6 +170,8 @@ def analyse_position(engine, board: Board, budget: Budget) -> PositionEval:
         win_probability=win_probability,
         facts=lambda: _threat_facts(engine, board, budget, to_move),
     )
+    pos.facts["proven"] = proof(pos) is not None  # the cache keeps a proven analysis
+    return pos
 
 
 def _solver_line(board: Board, moves: Sequence[Move] | None) -> list[str] | None:
@@ -171,11 +185,19 @@ def _threat_facts(engine, board: Board, budget: Budget, to_move: str) -> dict[st
     vcf_nodes = budget.solver_nodes or DEFAULT_VCF_NODES
     vcf = engine.vcf(board, max_nodes=vcf_nodes)
     vct = None
+    vct_plies = None
     if vcf is None:
         if budget.solver_time is not None:
             vct = engine.vct(board, max_nodes=10_000_000, movetime=budget.solver_time)
         else:
             vct = engine.vct(board, max_nodes=budget.solver_nodes or DEFAULT_VCT_NODES)
+        free = getattr(engine, "vct_free", None)
+        if vct is not None:
+            vct_plies = len(vct)
+            if free:
+                # the defender's move there is a placeholder (its threat cannot be met): the
+                # line stops at the attacker's unstoppable threat
+                vct = vct[:free]
     opponent = PLAYERS[2 - board.to_move]
     opp_vcf = None
     if not cells[opponent]["five"]:
@@ -185,6 +207,7 @@ def _threat_facts(engine, board: Board, budget: Budget, to_move: str) -> dict[st
         "threats": cells,
         "vcf": _solver_line(board, vcf),
         "vct": _solver_line(board, vct),
+        "vct_plies": vct_plies,
         "opponent_vcf": _solver_line(board, opp_vcf),
     }
 
@@ -210,6 +233,47 @@ def _made(cells: dict[str, list[str]], square: str) -> str | None:
     return next((kind for kind, _ in THREAT_KINDS if square in cells.get(kind, [])), None)
 
 
+def _vct_plies(pos: PositionEval) -> int | None:
+    vct = pos.facts.get("vct")
+    if vct is None:
+        return None
+    return int(pos.facts.get("vct_plies") or len(vct))
+
+
+def proof(pos: PositionEval) -> Proof | None:
+    """The exact result of a Gomoku position for its side to move: the game over, a VCF, a VCT
+    of at most ``MAX_MISSED_VCT_PLIES`` plies (a longer one stays a fact, ``long_vct``: a win
+    that deep is beyond what a player can be blamed for missing), or a proven search score."""
+    if pos.terminal is not None:
+        return Proof({"win": WIN, "loss": -WIN, "draw": 0}[pos.terminal], [], "terminal")
+    vcf = pos.facts.get("vcf")
+    if vcf:
+        return Proof(WIN - len(vcf), list(vcf), "vcf")
+    plies = _vct_plies(pos)
+    if plies is not None and plies <= MAX_MISSED_VCT_PLIES:
+        return Proof(WIN - plies, list(pos.facts["vct"]), "vct")
+    return proof_from_lines(pos, WIN_BOUND)
+
+
+def _keeps_win(pos: PositionEval, move: str) -> bool:
+    """A move that makes five or an open four keeps any win."""
+    own = pos.facts.get("threats", {}).get(pos.facts.get("to_move"), {})
+    return _made(own, move) in ("five", "open_four")
+
+
+def value_rules() -> ValueRules:
+    from plies.gomoku.engine.api import win_probability
+
+    return ValueRules(win_probability, WIN_BOUND, proof, _keeps_win)
+
+
+def _win_kind(value: Value) -> str:
+    p, top = value.proof, value.top
+    if p is not None and p.kind in ("vcf", "vct") and top is not None and p.line[:1] == [top.move]:
+        return p.kind
+    return "search"
+
+
 def judge_move(
     ply: int,
     move: str,
@@ -222,20 +286,25 @@ def judge_move(
     opening: str | None,
     t: Translator,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
-    best_after: PositionEval | None = None,
+    value_before: Value | None = None,
+    value_after: Value | None = None,
 ) -> MoveReview:
-    """The verdict on ``move`` (the ``ply``-th move) from the analyses before and after it.
-
-    ``best_after`` is the analysis of the position after the engine's best move instead: when
-    the opponent wins by force there too, the position was already lost."""
-    from plies.gomoku.engine.api import win_probability
-
+    """The verdict on ``move`` (the ``ply``-th move) from the analyses before and after it and
+    the one value of each position (``value_before``, ``value_after``: from
+    :func:`plies.analysis.scoring.position_values` over the whole game; computed from these
+    two positions alone when not given)."""
+    rules = value_rules()
+    if value_before is None:
+        pair = {0: before} if after is None else {0: before, 1: after}
+        vals = settle_values(pair, [move], rules, None, thresholds.good)
+        value_before, value_after = vals[0], vals.get(1)
+    vb, va = value_before, value_after
     mover, opp = sides(before, ply, PLAYERS)
     threats = before.facts.get("threats", {})
     own, theirs = threats.get(mover, {}), threats.get(opp, {})
-    lines = before.lines
-    score = score_move(move, before, after, win_probability, thresholds)
+    score = score_from_values(move, vb, va, rules, thresholds)
     top, is_best, classification = score.top, score.is_best, score.classification
+    lines = score.lines
     categories: list[str] = []
     notes: list[str] = []
     facts: dict[str, Any] = {}
@@ -259,25 +328,16 @@ def judge_move(
         facts["blocks"] = blocks[0]
 
     vct = before.facts.get("vct")
-    if vct is not None and len(vct) > MAX_MISSED_VCT_PLIES:
+    plies = _vct_plies(before)
+    if vct is not None and plies is not None and plies > MAX_MISSED_VCT_PLIES:
         facts["long_vct"] = vct  # a win too deep to blame the player for missing it
-        vct = None
-    win_line = before.facts.get("vcf") or vct
-    win_kind = "vcf" if before.facts.get("vcf") else ("vct" if vct else None)
-    had_win = win_line is not None or (top is not None and top.score > WIN_BOUND)
+    # the mover's win: the value before the move is proven (solver, search, or inherited)
+    had_win = vb.score > WIN_BOUND and top is not None
+    win_kind = _win_kind(vb) if had_win else None
+    win_line = list(top.pv) if had_win and top is not None else None
     if had_win:
-        facts["had_win"] = {
-            "kind": win_kind or "search",
-            "line": win_line or (top.pv if top else []),
-        }
-    still_wins = (
-        score.played > WIN_BOUND
-        or made in ("five", "open_four")
-        or (win_line is not None and move == win_line[0])
-    )
-    if had_win and still_wins:
-        score.rescore(max(score.played, WIN_BOUND + 1), win_probability)
-        classification = "best" if is_best else "excellent"
+        facts["had_win"] = {"kind": win_kind, "line": win_line}
+    still_wins = score.played > WIN_BOUND
     threat_before = bool(theirs.get("five") or theirs.get("open_four")) or bool(
         before.facts.get("opponent_vcf")
     )
@@ -285,18 +345,11 @@ def judge_move(
         facts["opponent_threat"] = {"kind": "vcf", "line": before.facts["opponent_vcf"]}
     refutation = None
     opp_wins_after = False
-    if after is not None and after.terminal is None:
-        ref = after.facts.get("vcf") or after.facts.get("vct")
-        kind = "vcf" if after.facts.get("vcf") else "vct"
-        if ref is None and after.score > WIN_BOUND and after.lines:
-            ref, kind = after.lines[0].pv, "search"
-        if ref is not None:
-            opp_wins_after = True
-            refutation = {"kind": kind, "line": ref}
-            facts["opponent_wins"] = refutation
-    lost_before = top is not None and score.best < -WIN_BOUND
-    if best_after is not None and opp_wins_after and _wins(best_after):
-        lost_before = True
+    if after is not None and after.terminal is None and va is not None and va.score > WIN_BOUND:
+        opp_wins_after = True
+        refutation = {"kind": _win_kind(va), "line": list(va.top.pv) if va.top else []}
+        facts["opponent_wins"] = refutation
+    lost_before = vb.score < -WIN_BOUND
 
     mv, best = move, (top.move if top else None)
     P, O = t(mover), t(opp)
@@ -310,6 +363,7 @@ def judge_move(
         classification = "lost"
         notes.append(t("note_lost", player=P, opp=O))
     elif had_win and not still_wins:
+        assert win_line is not None
         classification = "missed_win"
         categories.append("missed_win")
         notes.append(
@@ -317,13 +371,13 @@ def judge_move(
                 "note_missed_win",
                 move=mv,
                 player=P,
-                how=t(f"by_{win_kind or 'search'}"),
-                line=_line_text(facts["had_win"]["line"]),
+                how=t(f"by_{win_kind}"),
+                line=_line_text(win_line),
             )
         )
     else:
         forced = _is_forced(move, own, theirs, lines)
-        if opp_wins_after and not is_best:
+        if opp_wins_after and not is_best and score.loss >= thresholds.inaccuracy:
             classification = worse(classification, "blunder")
         if classification == "best" and forced:
             classification = "forced"
@@ -356,20 +410,24 @@ def judge_move(
                 notes.append(t("note_forced_four", move=mv, opp=O))
             else:
                 notes.append(t("note_forced", move=mv))
+        starts = had_win and win_line is not None and move == win_line[0]
         if made and made != "five":
-            key = "note_makes_" + made
-            if win_line is not None and move == win_line[0]:
+            if starts:
+                assert win_line is not None
                 notes.append(
                     t("note_starts_win", move=mv, threat=t(f"threat_{made}"),
                       how=t(f"by_{win_kind}"), line=_line_text(win_line))
                 )  # fmt: skip
             else:
-                notes.append(t(key, move=mv))
-        elif win_line is not None and move == win_line[0]:
+                notes.append(t("note_makes_" + made, move=mv))
+        elif starts:
+            assert win_line is not None
             notes.append(t("note_starts_win_quiet", move=mv, how=t(f"by_{win_kind}"),
                            line=_line_text(win_line)))  # fmt: skip
         if blocks and classification != "forced" and "failed_defence" not in categories:
             notes.append(t("note_blocks_" + blocks[0], move=mv, opp=O))
+        if score.equal and best:
+            notes.append(equal_note(t, score, mv))
         if classification in BAD_CLASSES and best:
             notes.append(better_note(t, score))
     if (
@@ -381,13 +439,6 @@ def judge_move(
         categories.append("edge_play")
         notes.append(t("note_edge", move=mv, best=best))
     return move_review(ply, mover, move, score, classification, categories, facts, notes, before)
-
-
-def _wins(pos: PositionEval) -> bool:
-    """The side to move of an analysed position wins by force (solver line or proven score)."""
-    if pos.terminal is not None:
-        return pos.terminal == "win"
-    return bool(pos.facts.get("vcf") or pos.facts.get("vct")) or pos.score > WIN_BOUND
 
 
 def _is_forced(move: str, own: dict, theirs: dict, lines: Sequence[LineEval]) -> bool:
@@ -462,51 +513,49 @@ def review_record(
         name = renju.name_vi if lang == "vi" else renju.name
         opening = t("opening_name", name=name, number=renju.number, kind=t(renju.kind))
 
-    def judge_all(verified: dict[int, PositionEval]) -> list[MoveReview]:
-        out = []
-        for i, m in enumerate(moves):
-            if i not in evals or i + 1 not in evals:
-                continue
-            out.append(
-                judge_move(
-                    i + 1,
-                    _alg(board, m),
-                    evals[i],
-                    evals.get(i + 1),
-                    width=board.width,
-                    height=board.height,
-                    book=i < book_plies,
-                    opening=opening,
-                    t=t,
-                    thresholds=thresholds,
-                    best_after=verified.get(i),
-                )
-            )
-        return out
+    texts = [_alg(board, m) for m in moves]
 
-    reviews = judge_all({})
-    # a move that lets the opponent win by force is a blunder only if the engine's best move
-    # holds: analyse the position after the best move too (only for those moves)
-    suspects = [
-        r.ply - 1
-        for r in reviews
-        if "opponent_wins" in r.facts and r.best_move and r.classification not in ("book", "lost")
-        and r.best_move != r.move
-    ]  # fmt: skip
-    if suspects and complete:
+    def analyse_alternatives(
+        pairs: list[tuple[int, str]],
+    ) -> dict[tuple[int, str], PositionEval]:
+        """The positions after the best alternatives ``(i, move)`` (played at position i)."""
         extra = []
-        for i in suspects:
+        for i, text in pairs:
             alt = Board(width=board.width, height=board.height, rule=board.rule, forbidden="loses")
             alt.play_moves(moves[:i])
-            alt.play(reviews[[r.ply for r in reviews].index(i + 1)].best_move)
+            alt.play(text)
             extra.append(
                 (cache_key(alt, budget), GomokuJob(tuple((m.x, m.y) for m in alt.history)))
             )
-        raw2, complete = analyse_positions(
-            extra, factory, workers=min(workers, len(extra)), cache=cache
+        raw2, _ = analyse_positions(extra, factory, workers=min(workers, len(extra)), cache=cache)
+        return {pairs[k]: PositionEval.from_dict(v) for k, v in raw2.items()}
+
+    # one value per position, the best alternatives of the costly moves verified (at most
+    # two rounds); the verdicts come from these values
+    values = settle_values(
+        evals, texts, value_rules(), analyse_alternatives if complete else None,
+        thresholds.good,
+    )  # fmt: skip
+    reviews = []
+    for i, text in enumerate(texts):
+        if i not in evals or i + 1 not in evals:
+            continue
+        reviews.append(
+            judge_move(
+                i + 1,
+                text,
+                evals[i],
+                evals[i + 1],
+                width=board.width,
+                height=board.height,
+                book=i < book_plies,
+                opening=opening,
+                t=t,
+                thresholds=thresholds,
+                value_before=values[i],
+                value_after=values[i + 1],
+            )
         )
-        verified = {suspects[k]: PositionEval.from_dict(v) for k, v in raw2.items()}
-        reviews = judge_all(verified)
     winner = {1: "black", 2: "white"}.get(board.winner) if board.is_over else None
     result = winner or ("draw" if board.is_full else record.result)
     summary = summarise(reviews, PLAYERS, result=result, opening=opening)

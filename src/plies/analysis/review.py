@@ -224,6 +224,12 @@ class Summary:
     opening: str | None
     result: str | None
     moves_reviewed: int
+    # the same moves as the reports name them ("15. h7", chess "3. Qh5", "3... Nf6")
+    critical_moment_labels: list[str] = field(default_factory=list)
+    turning_point_label: str | None = None
+    # with a winner and no turning point: the winner's winning chances were above 1/2 in
+    # every position of the game
+    winner_ahead_throughout: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -260,14 +266,20 @@ def summarise(
     result: str | None,
     opening: str | None,
     critical: int = 3,
+    label: Callable[[MoveReview], str] | None = None,
 ) -> Summary:
     """The summary of reviewed moves.
 
     Critical moments: the ``critical`` moves with the largest win-probability loss (a loss of
-    at least ``Thresholds.good``), in game order. Turning point: with a winner, the first move
-    after which the winner's win probability stayed above 1/2 to the end (None if it always
-    was); without a winner, the largest loss, if any.
+    at least ``Thresholds.good``), in game order. Turning point, from the one series of
+    values (a position's value is the win probability before the move played from it, and the
+    last move's after for the final position): with a winner, the move played from the last
+    position where the winner's chances were at most 1/2 (None when they never were: the
+    winner was ahead throughout, ``winner_ahead_throughout``; when the winner is not ahead
+    even at the end, the loser's largest loss); without a winner, the largest loss, if any.
+    ``label(move)`` names a move as the reports do (default: ``"12. h8"``).
     """
+    label = label or (lambda m: f"{m.ply}. {m.move}")
     stats: dict[str, dict[str, Any]] = {}
     for name in players:
         mine = [m for m in moves if m.player == name]
@@ -284,25 +296,36 @@ def summarise(
     swings = sorted((m for m in moves if m.loss >= DEFAULT_THRESHOLDS.good), key=lambda m: -m.loss)[
         :critical
     ]
-    turning = None
-    if result in players:
-        behind = [
-            i
-            for i, m in enumerate(moves)
-            if (m.win_probability_after if m.player == result else 1 - m.win_probability_after)
-            <= 0.5
-        ]
-        if behind and behind[-1] + 1 < len(moves):
-            turning = moves[behind[-1] + 1].ply
+    swings.sort(key=lambda m: m.ply)
+    turning: MoveReview | None = None
+    ahead = False
+    if result in players and moves:
+
+        def winner(wp: float, player: str) -> float:
+            return wp if player == result else 1 - wp
+
+        series = [winner(m.win_probability_before, m.player) for m in moves]
+        series.append(winner(moves[-1].win_probability_after, moves[-1].player))
+        behind = [k for k, w in enumerate(series) if w <= 0.5]
+        if not behind:
+            ahead = True
+        elif behind[-1] < len(moves):
+            turning = moves[behind[-1]]
+        else:  # the engine never sees the winner ahead at the end: the loser's largest loss
+            losers = [m for m in moves if m.player != result and m.loss > 0]
+            turning = max(losers, key=lambda m: m.loss) if losers else None
     elif swings:
-        turning = swings[0].ply
+        turning = max(swings, key=lambda m: m.loss)
     return Summary(
         players=stats,
-        critical_moments=sorted(m.ply for m in swings),
-        turning_point=turning,
+        critical_moments=[m.ply for m in swings],
+        turning_point=turning.ply if turning else None,
         opening=opening,
         result=result,
         moves_reviewed=len(moves),
+        critical_moment_labels=[label(m) for m in swings],
+        turning_point_label=label(turning) if turning else None,
+        winner_ahead_throughout=ahead,
     )
 
 
@@ -365,10 +388,12 @@ def analyse_positions(
             todo.append(i)
 
     def done(i: int, value: dict[str, Any]) -> None:
-        results[i] = value
         key = jobs[i][0]
         if cache is not None and key is not None:
-            cache.put(key, value)
+            kept = cache.put(key, value)  # the cache may hold a deeper analysis: use it
+            if isinstance(kept, dict):
+                value = kept
+        results[i] = value
         if on_result:
             on_result(i, value, False)
 

@@ -7,7 +7,7 @@ move notation and win-probability sigmoid; the exact facts and the notes stay th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,18 @@ from plies.analysis.review import (
 WinProbability = Callable[[int], float]
 
 
+# with a time budget, a position whose value is uncertain gets a second search of the same
+# time (2x in all, the hash table kept so it goes deeper): the top two lines this close in
+# win probability, or the best move changed in the last iteration
+UNCERTAIN_MARGIN = 0.03
+
+
+def _uncertain(lines: Sequence[LineEval], chosen: Sequence[Any]) -> bool:
+    if len(lines) >= 2 and lines[0].win_probability - lines[1].win_probability < UNCERTAIN_MARGIN:
+        return True
+    return len(chosen) >= 2 and str(chosen[-1]) != str(chosen[-2])
+
+
 def search_position(
     engine: Any,
     board: Any,
@@ -38,24 +50,52 @@ def search_position(
 ) -> PositionEval:
     """A MultiPV search of ``board`` within ``budget`` (from a fresh table when the budget is
     deterministic): the lines best first, but the engine's own choice first when a secondary
-    line's bound looks higher; ``facts()`` (the adapter's exact findings) runs after it."""
+    line's bound looks higher; ``facts()`` (the adapter's exact findings) runs after it. With
+    a time budget an uncertain position (:data:`UNCERTAIN_MARGIN`) is searched again for the
+    same time, keeping the table, and the deeper result is kept (``facts["extra_time"]``)."""
     if budget.deterministic:
         engine.new_game()
-    result = engine.search(
-        board, depth=budget.depth, nodes=budget.nodes, movetime=budget.movetime,
-        multipv=budget.multipv,
-    )  # fmt: skip
-    lines = [
-        LineEval(move_text(ln.move), int(ln.score), win_probability(ln.score), pv_text(ln.pv))
-        for ln in result.lines
-    ]
-    lines.sort(key=lambda ln: -ln.score)
-    if result.move is not None and lines and lines[0].move != move_text(result.move):
-        chosen = next((ln for ln in lines if ln.move == move_text(result.move)), None)
-        if chosen is not None:
-            lines.remove(chosen)
-            lines.insert(0, chosen)
+    chosen: list[Any] = []
+
+    def run(info: Callable[[Any], None] | None) -> Any:
+        return engine.search(
+            board, depth=budget.depth, nodes=budget.nodes, movetime=budget.movetime,
+            multipv=budget.multipv, info=info,
+        )  # fmt: skip
+
+    def lines_of(result: Any) -> list[LineEval]:
+        lines = [
+            LineEval(move_text(ln.move), int(ln.score), win_probability(ln.score), pv_text(ln.pv))
+            for ln in result.lines
+        ]
+        lines.sort(key=lambda ln: -ln.score)
+        if result.move is not None and lines and lines[0].move != move_text(result.move):
+            pick = next((ln for ln in lines if ln.move == move_text(result.move)), None)
+            if pick is not None:
+                lines.remove(pick)
+                lines.insert(0, pick)
+        return lines
+
+    timed = budget.movetime is not None
+    result = run((lambda r: chosen.append(r.move)) if timed else None)
+    lines = lines_of(result)
+    extra = 0.0
+    if timed and _uncertain(lines, chosen):
+        again = run(None)
+        if again.depth >= result.depth:
+            extra = round(again.time, 3)
+            seconds = result.time + again.time
+            result = again
+            lines = lines_of(result)
+            result_time = seconds
+        else:
+            result_time = result.time + again.time
+    else:
+        result_time = result.time
     best = lines[0] if lines else None
+    found = facts()
+    if extra:
+        found["extra_time"] = extra
     return PositionEval(
         ply,
         lines=lines,
@@ -63,8 +103,8 @@ def search_position(
         win_probability=best.win_probability if best else 0.5,
         depth=result.depth,
         nodes=result.nodes,
-        seconds=round(result.time, 3),
-        facts=facts(),
+        seconds=round(result_time, 3),
+        facts=found,
     )
 
 
@@ -74,12 +114,271 @@ def sides(before: PositionEval, ply: int, players: Sequence[str]) -> tuple[str, 
     return mover, players[1 - players.index(mover)]
 
 
+# --- one value per position -------------------------------------------------------------------
+
+
+@dataclass
+class Proof:
+    """An exact result for the side to move of a position: ``score`` (a proven win above the
+    game's bound, a loss below minus it, or 0 for a draw), the ``line`` that proves it when
+    one is known (starting with the side to move's move) and its ``kind`` ("terminal", "vcf",
+    "vct", "mate", "search" or "inherited": proven by the position before it)."""
+
+    score: int
+    line: list[str]
+    kind: str
+
+
+@dataclass
+class Value:
+    """The one value of a position (side to move's view) after the backward pass: ``score``,
+    the engine ``lines`` with the played move's and the verified alternatives' scores replaced
+    by the deeper values after them (best first), and the ``proof`` when it is exact."""
+
+    score: int
+    lines: list[LineEval]
+    proof: Proof | None = None
+
+    @property
+    def top(self) -> LineEval | None:
+        return self.lines[0] if self.lines else None
+
+    def line_of(self, move: str) -> LineEval | None:
+        return next((ln for ln in self.lines if ln.move == move), None)
+
+
+@dataclass(frozen=True)
+class ValueRules:
+    """What the backward pass needs from a game: its sigmoid, the bound beyond which a score is
+    proven, the exact proof of a position (or None) and whether a move keeps a proven win
+    (beyond being the first move of its line)."""
+
+    win_probability: WinProbability
+    bound: int
+    proof: Callable[[PositionEval], Proof | None]
+    keeps_win: Callable[[PositionEval, str], bool] = lambda _pos, _move: False
+
+
+def parent_score(child: int, bound: int) -> int:
+    """The score of a move from the mover's view, from the score of the position after it
+    (the opponent's view): negated, a proven result one ply further away."""
+    s = -child
+    if s > bound:
+        return s - 1
+    if s < -bound:
+        return s + 1
+    return s
+
+
+def child_score(parent: int, bound: int) -> int:
+    """The inverse of :func:`parent_score`: the value after a move that keeps ``parent``."""
+    if parent > bound:
+        return -(parent + 1)
+    if parent < -bound:
+        return -(parent - 1)
+    return -parent
+
+
+def proof_from_lines(pos: PositionEval, bound: int) -> Proof | None:
+    """A proven search score: the best line wins beyond ``bound``, or even the best line loses
+    (every move loses)."""
+    if not pos.lines:
+        return None
+    top = pos.lines[0]
+    if top.score > bound or max(ln.score for ln in pos.lines) < -bound:
+        best = max(pos.lines, key=lambda ln: ln.score)
+        return Proof(best.score, list(best.pv), "search")
+    return None
+
+
+def _own_value(pos: PositionEval, proof: Proof | None) -> int:
+    if proof is not None:
+        return proof.score
+    if pos.lines:
+        return max(ln.score for ln in pos.lines)
+    return pos.score
+
+
+def _put(lines: list[LineEval], move: str, score: int, pv: list[str], wp: WinProbability) -> None:
+    """Set the score of ``move``'s line (its line becomes ``move`` then ``pv``), or add it."""
+    line = next((ln for ln in lines if ln.move == move), None)
+    if line is None:
+        lines.append(LineEval(move, score, wp(score), [move, *pv]))
+    else:
+        line.score, line.pv, line.win_probability = score, [move, *pv], wp(score)
+
+
+def position_values(
+    evals: Mapping[int, PositionEval],
+    moves: Sequence[str],
+    rules: ValueRules,
+    alternatives: Mapping[tuple[int, str], PositionEval] | None = None,
+) -> dict[int, Value]:
+    """One value per analysed position (docs/review.md, "One value per position").
+
+    Proofs first, forwards: a position's own proof (terminal, solver, proven search score);
+    it goes on along its line: after a move that keeps a proven win (the first move of its
+    line, or ``rules.keeps_win``) the position is a proven loss for the opponent, and after
+    the loser's move on the line a proven win with the rest of the line. Then backwards from
+    the end: the played move's line gets ``-V(i+1)`` (the position after it was searched on
+    its own, one ply deeper), each analysed alternative (``alternatives[(i, move)]``: the
+    position after ``move`` played at ``i``) ``-V(alt)``, lines that are missing are added;
+    ``V(i)`` is the best of the lines, or the proof's score when there is one (the proof's
+    move then heads the lines)."""
+    alternatives = alternatives or {}
+    bound = rules.bound
+    proofs: dict[int, Proof | None] = {i: rules.proof(pos) for i, pos in evals.items()}
+    for i in sorted(evals):
+        p = proofs[i]
+        if p is None or i >= len(moves) or (i + 1) not in evals or proofs.get(i + 1) is not None:
+            continue
+        move = moves[i]
+        if abs(p.score) <= bound:
+            continue
+        on_line = bool(p.line) and p.line[0] == move
+        if on_line or (p.score > bound and rules.keeps_win(evals[i], move)):
+            # the proof goes on along its line: a kept win is a loss for the opponent, and the
+            # loser's reply on the line leaves the winner's win (the rest of the line); off
+            # the line the next position is judged by its own analysis (a proof without its
+            # line would name no winning move)
+            rest = p.line[1:] if on_line else []
+            proofs[i + 1] = Proof(child_score(p.score, bound), rest, "inherited")
+    alt_values: dict[tuple[int, str], tuple[int, list[str]]] = {}
+    for (i, move), pos in alternatives.items():
+        p = rules.proof(pos)
+        ev = evals.get(i)
+        if p is None and ev is not None:
+            q = proofs.get(i)
+            if q is not None and q.score > bound and q.line and q.line[0] == move:
+                p = Proof(child_score(q.score, bound), q.line[1:], "inherited")
+        pv = p.line if p is not None and p.line else (pos.lines[0].pv if pos.lines else [])
+        alt_values[(i, move)] = (_own_value(pos, p), list(pv))
+
+    values: dict[int, Value] = {}
+    for i in sorted(evals, reverse=True):
+        pos = evals[i]
+        proof = proofs[i]
+        if pos.terminal is not None:
+            values[i] = Value(proof.score if proof else pos.score, [], proof)
+            continue
+        lines = [LineEval(ln.move, ln.score, ln.win_probability, list(ln.pv)) for ln in pos.lines]
+
+        for (j, move), (child, pv) in alt_values.items():
+            if j == i and not (i < len(moves) and moves[i] == move):
+                _put(lines, move, parent_score(child, bound), pv, rules.win_probability)
+        nxt = values.get(i + 1)
+        if nxt is not None and i < len(moves):
+            pv = nxt.top.pv if nxt.top else (nxt.proof.line if nxt.proof else [])
+            _put(lines, moves[i], parent_score(nxt.score, bound), list(pv), rules.win_probability)
+        lines.sort(key=lambda ln: -ln.score)  # stable: the engine's order among equals
+        score = lines[0].score if lines else pos.score
+        if proof is not None:
+            if proof.score > bound:
+                head = next((ln for ln in lines if proof.line and ln.move == proof.line[0]), None)
+                if head is None and proof.line:
+                    head = LineEval(proof.line[0], proof.score, 1.0, list(proof.line))
+                    lines.append(head)
+                if head is not None and head.score < proof.score:
+                    head.score, head.pv = proof.score, list(proof.line)
+                    head.win_probability = rules.win_probability(proof.score)
+                lines.sort(key=lambda ln: -ln.score)
+                if head is not None:  # the exact proof names the best move, its line shown
+                    lines.remove(head)
+                    lines.insert(0, head)
+                score = max(score, proof.score)
+            else:  # a proven loss or draw: no line does better
+                for ln in lines:
+                    if ln.score > proof.score:
+                        ln.score = proof.score
+                        ln.win_probability = rules.win_probability(proof.score)
+                score = proof.score
+        values[i] = Value(score, lines, proof)
+    return values
+
+
+def uncertain_moves(
+    evals: Mapping[int, PositionEval],
+    moves: Sequence[str],
+    values: Mapping[int, Value],
+    rules: ValueRules,
+    threshold: float,
+    done: set[tuple[int, str]],
+) -> list[tuple[int, str]]:
+    """The alternatives to verify: for every move whose loss reaches ``threshold`` and whose
+    best move is another one, that best move (unless its value is already exact or it was
+    analysed before, ``done``): its line is the position's shallow search while the played
+    move was judged one ply deeper."""
+    out = []
+    for i, move in enumerate(moves):
+        vb, va = values.get(i), values.get(i + 1)
+        if vb is None or va is None or vb.top is None or vb.top.move == move:
+            continue
+        if (i, vb.top.move) in done or (vb.proof is not None and vb.proof.score > rules.bound):
+            continue
+        played = parent_score(va.score, rules.bound)
+        loss = rules.win_probability(vb.score) - rules.win_probability(played)
+        if loss >= threshold:
+            out.append((i, vb.top.move))
+    return out
+
+
+Pair = tuple[int, str]  # (position index, move): the position after that move
+
+
+def settle_many(
+    games: Sequence[tuple[Mapping[int, PositionEval], Sequence[str]]],
+    rules: ValueRules,
+    analyse: Callable[[list[tuple[int, Pair]]], dict[tuple[int, Pair], PositionEval]] | None,
+    threshold: float,
+    rounds: int = 2,
+) -> list[dict[int, Value]]:
+    """:func:`settle_values` for several games (``(evals, moves)`` each) with one analysis
+    call per round for all of them (``analyse`` gets ``(game index, pair)`` items), so a pool
+    of workers is started once a round, not once a game."""
+    alternatives: list[dict[Pair, PositionEval]] = [{} for _ in games]
+    tried: list[set[Pair]] = [set() for _ in games]
+    values = [position_values(e, m, rules) for e, m in games]
+    for _ in range(rounds if analyse is not None else 0):
+        todo = []
+        for g, (evals, moves) in enumerate(games):
+            pairs = uncertain_moves(evals, moves, values[g], rules, threshold, tried[g])
+            tried[g].update(pairs)
+            todo += [(g, pair) for pair in pairs]
+        if not todo:
+            break
+        assert analyse is not None
+        for (g, pair), pos in analyse(todo).items():
+            alternatives[g][pair] = pos
+        for g in {g for g, _ in todo}:
+            evals, moves = games[g]
+            values[g] = position_values(evals, moves, rules, alternatives[g])
+    return values
+
+
+def settle_values(
+    evals: Mapping[int, PositionEval],
+    moves: Sequence[str],
+    rules: ValueRules,
+    analyse: Callable[[list[Pair]], dict[Pair, PositionEval]] | None,
+    threshold: float,
+    rounds: int = 2,
+) -> dict[int, Value]:
+    """:func:`position_values`, then at most ``rounds`` times: analyse the positions after the
+    best alternatives of the moves that lose at least ``threshold`` (``analyse(pairs)`` returns
+    the analyses it finished) and compute the values again."""
+
+    def batch(items: list[tuple[int, Pair]]) -> dict[tuple[int, Pair], PositionEval]:
+        assert analyse is not None
+        return {(0, pair): pos for pair, pos in analyse([p for _, p in items]).items()}
+
+    return settle_many([(evals, moves)], rules, batch if analyse else None, threshold, rounds)[0]
+
+
 @dataclass
 class MoveScore:
-    """A played move against the engine's best line: ``top`` (the best line, None without
+    """A played move against the position's best line: ``top`` (the best line, None without
     lines), the ``played`` and ``best`` scores (the mover's view), their win probabilities,
-    the ``loss`` between them and the class it gives. Adapters may correct the scores with
-    exact facts (:meth:`rescore`)."""
+    the ``loss`` between them and the class it gives."""
 
     top: LineEval | None
     played: int
@@ -89,39 +388,38 @@ class MoveScore:
     wp_after: float
     loss: float
     classification: str
-
-    def rescore(self, played: int, win_probability: WinProbability) -> None:
-        """Set the played score (the best score stays at least as high) and recompute the
-        win probabilities and the loss."""
-        self.played = played
-        self.best = max(self.best, played)
-        self.wp_after = win_probability(self.played)
-        self.wp_before = win_probability(self.best)
-        self.loss = max(0.0, self.wp_before - self.wp_after)
+    lines: list[LineEval]
+    equal: bool = False  # the played move is not the top line's but scores the same
 
 
-def score_move(
+def score_from_values(
     move: str,
-    before: PositionEval,
-    after: PositionEval | None,
-    win_probability: WinProbability,
+    before: Value,
+    after: Value | None,
+    rules: ValueRules,
     thresholds: Thresholds,
 ) -> MoveScore:
-    """The scores of ``move``: its own line before it, or the negated evaluation after it,
-    whichever is higher, against the best line's."""
-    lines = before.lines
-    top = lines[0] if lines else None
-    candidates = [ln.score for ln in lines if ln.move == move]
+    """The scores of ``move`` from the one value before it and after it: before = V(i),
+    after = -V(i+1), loss = wp(V(i)) - wp(-V(i+1)), at least 0."""
+    top = before.top
     if after is not None:
-        candidates.append(-after.score)
-    played = max(candidates) if candidates else (top.score if top else 0)
-    best = max(top.score if top else played, played)
-    is_best = top is None or move == top.move or played >= top.score
-    wp_before = win_probability(best)
-    wp_after = win_probability(played)
+        played = parent_score(after.score, rules.bound)
+    else:
+        line = before.line_of(move)
+        played = line.score if line else before.score
+    best = before.score
+    is_best = top is None or move == top.move or played >= best
+    equal = top is not None and move != top.move and played >= best
+    wp_before = rules.win_probability(best)
+    wp_after = rules.win_probability(played)
     loss = max(0.0, wp_before - wp_after)
     classification = classify_loss(loss, is_best, thresholds)
-    return MoveScore(top, played, best, is_best, wp_before, wp_after, loss, classification)
+    if classification == "best" and not is_best:
+        classification = "excellent"  # no loss in winning chances, but a lower score
+    return MoveScore(
+        top, played, best, is_best, wp_before, wp_after, loss, classification,
+        list(before.lines), equal,
+    )  # fmt: skip
 
 
 def better_note(t: Translator, score: MoveScore) -> str:
@@ -134,6 +432,11 @@ def better_note(t: Translator, score: MoveScore) -> str:
         before=round(100 * score.wp_before),
         after=round(100 * score.wp_after),
     )
+
+
+def equal_note(t: Translator, score: MoveScore, move: str) -> str:
+    """The note for a move that is not the engine's first line but scores the same."""
+    return t("note_equal", move=move, best=score.top.move if score.top else move)
 
 
 def move_review(
@@ -164,7 +467,7 @@ def move_review(
         score_after=int(score.played),
         best_move=top.move if top else None,
         best_line=list(top.pv) if top else [],
-        lines=list(before.lines),
+        lines=list(score.lines),
         facts=facts,
         explanation=" ".join(notes),
         depth=before.depth,

@@ -37,7 +37,7 @@ MESSAGES: dict[str, str] = {
     "threat_desc_vcf": "threat of continuous fours ({line})",
     "by_vcf": "by continuous fours (VCF)",
     "by_vct": "by continuous threats (VCT)",
-    "by_search": "by force",
+    "by_search": "(found by the search)",
     # explanations
     "note_book": "{move}: book move ({opening}).",
     "note_five": "{move} completes five: {player} wins.",
@@ -61,6 +61,7 @@ MESSAGES: dict[str, str] = {
     "note_starts_win_quiet": "{move} starts the winning attack {how}: {line}.",
     "note_blocks_four": "{move} blocks {opp}'s four.",
     "note_blocks_three": "{move} stops {opp}'s open three.",
+    "note_equal": "{move} and {best} are equally good.",
     "note_better": "Best was {best} ({line}); winning chances {before}% → {after}%.",
     # report
     "title": "Game review",
@@ -77,6 +78,7 @@ MESSAGES: dict[str, str] = {
     "win_chance_of": "{player}'s winning chances",
     "explanation": "Explanation",
     "critical_moments": "Critical moments",
+    "ahead_throughout": "none ({player} was ahead throughout)",
     "turning_point": "Turning point",
     "opening": "Opening",
     "result": "Result",

@@ -37,7 +37,7 @@ MESSAGES: dict[str, str] = {
     "threat_desc_vcf": "đòn đe dọa bằng chuỗi nước bốn ({line})",
     "by_vcf": "bằng chuỗi nước bốn liên tục (VCF)",
     "by_vct": "bằng chuỗi đe dọa liên tục (VCT)",
-    "by_search": "bằng đòn ép buộc",
+    "by_search": "(theo tính toán của máy)",
     # giải thích
     "note_book": "{move}: nước đi theo sách khai cuộc ({opening}).",
     "note_five": "Nước {move} tạo thành năm quân liên tiếp: {player} thắng.",
@@ -64,6 +64,7 @@ MESSAGES: dict[str, str] = {
     "note_starts_win_quiet": "Nước {move} mở đầu đòn thắng {how}: {line}.",
     "note_blocks_four": "Nước {move} chặn đường bốn của {opp}.",
     "note_blocks_three": "Nước {move} chặn đường ba mở của {opp}.",
+    "note_equal": "Nước {move} và nước {best} tốt ngang nhau.",
     "note_better": "Nước tốt nhất là {best} ({line}); khả năng thắng {before}% → {after}%.",
     # báo cáo
     "title": "Phân tích ván cờ",
@@ -80,6 +81,7 @@ MESSAGES: dict[str, str] = {
     "win_chance_of": "Khả năng thắng của {player}",
     "explanation": "Giải thích",
     "critical_moments": "Thời điểm then chốt",
+    "ahead_throughout": "không có ({player} dẫn trước suốt ván)",
     "turning_point": "Bước ngoặt",
     "opening": "Khai cuộc",
     "result": "Kết quả",

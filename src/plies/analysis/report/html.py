@@ -11,8 +11,8 @@ import json
 from html import escape
 from pathlib import Path
 
-from plies.analysis.i18n import messages
-from plies.analysis.report import move_number
+from plies.analysis.i18n import messages, translator
+from plies.analysis.report import move_number, summary_moments
 from plies.analysis.report.svg import CELL, MARGIN, board_svg
 from plies.analysis.review import Review
 
@@ -191,8 +191,9 @@ __BOARD_JS__
       esc(moves[cur - 1]) + "</h2>"; return; }
     let h = "<h2>" + num(cur) + " " + esc(T[m.player]) + " " + esc(m.move) + " " +
       badge(m.classification);
-    m.categories.forEach(function (c) { h += '<span class="cat">' + esc(T["cat_" + c]) +
-      "</span>"; });
+    m.categories.forEach(function (c) {
+      if (c !== m.classification) h += '<span class="cat">' + esc(T["cat_" + c]) + "</span>";
+    });
     h += "</h2>";
     h += "<p>" + esc(T.win_chance) + ": " + Math.round(100 * m.win_probability_before) +
       "% → " + Math.round(100 * m.win_probability_after) + "%</p>";
@@ -288,8 +289,7 @@ def render_html(review: Review) -> str:
         rows.append(
             f'<tr><th>{escape(t[player])}</th><td class="acc">{acc}</td><td>{counts}</td></tr>'
         )
-    moments = ", ".join(str(p) for p in summary.critical_moments) or t["none"]
-    turning = str(summary.turning_point) if summary.turning_point else t["none"]
+    moments, turning = summary_moments(review, translator(review.language))
     move_rows = []
     for m in review.moves:
         move_rows.append(
@@ -352,7 +352,8 @@ def render_html(review: Review) -> str:
 {warning}
 <table class="summary"><tr><th></th><th>{escape(t["accuracy"])}</th><th></th></tr>
 {"".join(rows)}</table>
-<p>{escape(t["critical_moments"])}: {escape(moments)} · {escape(t["turning_point"])}: {turning}</p>
+<p>{escape(t["critical_moments"])}: {escape(moments)} ·
+{escape(t["turning_point"])}: {escape(turning)}</p>
 </div>
 <div class="panel" id="movelist"><h3>{escape(t["moves"])}</h3>
 <table>{"".join(move_rows)}</table></div>

@@ -7,7 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from plies.analysis.i18n import translator
-from plies.analysis.report import move_number
+from plies.analysis.report import move_number, shown_categories, summary_moments
 from plies.analysis.review import Review
 
 CLASS_STYLES = {
@@ -35,8 +35,9 @@ def review_table(review: Review, notable_only: bool = False) -> Group:
         if notable_only and m.classification in ("book", "best", "excellent", "good", "lost"):
             continue
         label = t(f"cls_{m.classification}")
-        if m.categories:
-            label += "\n" + ", ".join(t(f"cat_{c}") for c in m.categories)
+        shown = shown_categories(m)
+        if shown:
+            label += "\n" + ", ".join(t(f"cat_{c}") for c in shown)
         table.add_row(
             f"{move_number(review.game, m.ply)} {m.move}",
             t(m.player),
@@ -61,9 +62,8 @@ def summary_lines(review: Review) -> list[Text]:
         acc = "-" if stats["accuracy"] is None else f"{stats['accuracy']:.1f}"
         counts = ", ".join(f"{t('cls_' + c)} {n}" for c, n in stats["counts"].items() if n)
         lines.append(Text(f"{t(player)}: {t('accuracy')} {acc}  ({counts})"))
-    moments = ", ".join(str(p) for p in s.critical_moments) or t("none")
+    moments, turning = summary_moments(review, t)
     lines.append(Text(f"{t('critical_moments')}: {moments}"))
-    turning = str(s.turning_point) if s.turning_point else t("none")
     lines.append(Text(f"{t('turning_point')}: {turning}"))
     if not review.complete:
         lines.append(Text(t("interrupted"), style="bold yellow"))

@@ -181,6 +181,7 @@ class Engine:
         self._age = 0
         self._contexts: list[S.SearchContext] = []
         self.vct_stats: dict[str, int] = {}
+        self.vct_free: int | None = None
         # the last search's root VCT: df-pn nodes, CPU seconds, whether it proved a win
         self.root_vct_stats: dict[str, float] = {}
         self._warm()
@@ -327,7 +328,10 @@ class Engine:
         ``max_depth`` attacker moves before the final VCF, within ``max_nodes`` nodes and
         ``movetime`` seconds. The line returned alternates attacker and defender moves, the
         defender's longest resistance, ending with the five (or with a four the defender may
-        not block). ``self.vct_stats`` holds the node counts of the last call.
+        not block). ``self.vct_stats`` holds the node counts of the last call and
+        ``self.vct_free`` the index in the line of a *free* defender move (the attacker's
+        threat left no playable defence, so the defender's move there is any cell, a
+        placeholder before the final VCF), else None.
         """
         self._check_board(board)
         st, tb = ST.state_from_board(board, self.tables)
@@ -339,7 +343,9 @@ class Engine:
         try:
             ctx = VT.new_context(st.cells.shape[0], self.rule_code, stop)
             ctx.ctl[VT.K_NODE_LIMIT] = max_nodes
-            line = VT.solve(st, tb, ctx, max_depth=max_depth)
+            info: dict = {}
+            line = VT.solve(st, tb, ctx, max_depth=max_depth, info=info)
+            self.vct_free = info.get("free")
             self.vct_stats = {
                 "nodes": int(ctx.ctl[VT.K_NODES]),
                 "vcf_nodes": int(ctx.ctl[VT.K_VCF_NODES]),
@@ -490,7 +496,8 @@ class Engine:
             watchdog = _Watchdog(self._vct_stop, start + movetime * share / 100)
             watchdog.start()
         try:
-            line = VT.solve(st, tb, ctx, max_depth=self._search_params["ROOT_VCT_DEPTH"])
+            info: dict = {}
+            line = VT.solve(st, tb, ctx, max_depth=self._search_params["ROOT_VCT_DEPTH"], info=info)
         finally:
             if watchdog is not None:
                 watchdog.cancel()
@@ -502,6 +509,8 @@ class Engine:
             "cpu": time.process_time() - t0,
             "proved": int(won),
             "rejected": int(bool(moves) and not won),
+            # the index of a free defender move in the line (a placeholder, vct.solve), or -1
+            "free": -1 if info.get("free") is None else int(info["free"]),
         }
         if not won:
             return None

@@ -1285,20 +1285,29 @@ def solve(
     tb,
     ctx: VctContext,
     max_depth: int = MAX_TREE_DEPTH,
+    info: dict | None = None,
 ) -> list[int] | None:
     """A VCT for the side to move of ``st`` as padded cells (attacker and defender moves
     alternating, the defender's longest resistance, ending with the five or with a four the
     defender may not block), or None when none was proved within the limits in ``ctx.ctl`` and
-    the stop flag. The state is restored."""
+    the stop flag. The state is restored.
+
+    When the attacker's last threat leaves the defender no playable defence, the line goes on
+    with a *free* defender move (any legal cell, :func:`free_move`: a placeholder, often far
+    from the fight) and the VCF that follows; ``info["free"]`` (when ``info`` is given) is then
+    that move's index in the line, else None."""
     ctl = ctx.ctl
     ctl[K_PLY_LIMIT] = int(st.info[I_PLY]) + 2 * min(max_depth, MAX_TREE_DEPTH)
+    if info is not None:
+        info["free"] = None
     if dfpn(st, tb, ctx, 0) != 1:
         return None
-    return _extract(st, tb, ctx)
+    return _extract(st, tb, ctx, info)
 
 
-def _extract(st, tb, ctx: VctContext) -> list[int] | None:
-    """Walk the proof in the table from the current (proven) attacker node."""
+def _extract(st, tb, ctx: VctContext, info: dict | None = None) -> list[int] | None:
+    """Walk the proof in the table from the current (proven) attacker node (``info["free"]``:
+    the index of a free defender move in the line, see :func:`solve`)."""
     line: list[int] = []
     made = 0
     entries = np.zeros((MAX_CHILDREN, 3), dtype=np.int64)
@@ -1316,7 +1325,10 @@ def _extract(st, tb, ctx: VctContext) -> list[int] | None:
                     return line
             n = int(expand_node(st, tb, ctx, kind))
             if n == EXP_WIN:
-                return line + _terminal_line(st, tb, ctx)
+                tail, free = _terminal_line(st, tb, ctx)
+                if free and info is not None:
+                    info["free"] = len(line)
+                return line + tail
             if n == EXP_LOSS or n == 0:
                 return None
             pick = _pick_child(st, tb, ctx, kind, n, entries)
@@ -1367,8 +1379,9 @@ def _pick_child(st, tb, ctx: VctContext, kind: int, n: int, entries: np.ndarray)
     return -1
 
 
-def _terminal_line(st, tb, ctx: VctContext) -> list[int]:
-    """The end of the line at a defender node decided without search."""
+def _terminal_line(st, tb, ctx: VctContext) -> tuple[list[int], bool]:
+    """The end of the line at a defender node decided without search, and whether it starts
+    with a free defender move (no playable defence: any cell, then the threat's VCF)."""
     side = int(st.info[I_SIDE])
     o = 2 - side
     if st.counts[o, C_FIVE] >= 2:
@@ -1381,21 +1394,21 @@ def _terminal_line(st, tb, ctx: VctContext) -> list[int]:
             and not V.forbidden_for(st, side, p)
         ]
         if not blocks:
-            return []
+            return [], False
         b = blocks[0]
         make(st, tb, b)
         five = int(V.first_cell_of_class(st, o, C_FIVE))
         undo(st, tb)
-        return [b, five]
+        return [b, five], False
     if st.counts[o, C_FIVE] == 1:
-        return []  # the only block is forbidden to the defender
+        return [], False  # the only block is forbidden to the defender
     # no playable defence: any move, then the threat's VCF
     p = int(free_move(st, tb, ctx))
     if p < 0:
-        return []
+        return [], False
     make(st, tb, p)
     try:
         n = vcf_line(st, tb, ctx)
-        return [p] + [int(q) for q in ctx.vcf_seq[:n]]
+        return [p] + [int(q) for q in ctx.vcf_seq[:n]], True
     finally:
         undo(st, tb)
