@@ -807,7 +807,11 @@ def train() -> None:
     help="Weight of the game result in the label (the rest: the search score).",
 )
 @click.option("--steps", type=int, default=400, show_default=True, help="Fit iterations.")
-@click.option("--prior", type=float, default=1e-7, show_default=True, help="Pull to classic.")
+@click.option(
+    "--prior",
+    type=float,
+    help="Pull toward the hand-written values (default: 1e-7 for eval, 1e-4 for order).",
+)
 @click.option(
     "--backend",
     type=click.Choice(["local", "ray"]),
@@ -817,9 +821,18 @@ def train() -> None:
 )
 @click.option("--ray-address", help="Ray cluster address (default: a local instance).")
 @click.option("--fit/--no-fit", default=True, help="Fit a table after the games (default on).")
+@click.option(
+    "--target",
+    type=click.Choice(["eval", "order"]),
+    default="eval",
+    show_default=True,
+    help="What to fit: the evaluation's table, or the search's move order (a policy fitted "
+    "to the moves the self-play search chose).",
+)
 def train_gomoku(**kw) -> None:
     """Self-play games at a fixed node budget, then fit the learned evaluation's table of
-    pattern-combination values to their results and search scores."""
+    pattern-combination values to their results and search scores (or, with --target order,
+    the search's move order to the moves it chose)."""
     from plies.tune.train import TrainRequest
     from plies.tune.train import train_gomoku as run
 

@@ -88,9 +88,10 @@ class _EnginePlayer(Player):
 class GomokuEnginePlayer(_EnginePlayer):
     """The plies Gomoku engine (:class:`plies.gomoku.engine.Engine`) in this process (options:
     see :class:`_EnginePlayer`, and ``eval``: ``learned`` (the default), ``classic`` or the path
-    of a learned table, see :mod:`plies.gomoku.engine.combos`)."""
+    of a learned table, see :mod:`plies.gomoku.engine.combos`; ``order``, the search's move
+    order, the same three choices)."""
 
-    OPTIONS = (*_EnginePlayer.OPTIONS, "eval")
+    OPTIONS = (*_EnginePlayer.OPTIONS, "eval", "order")
     SPEC = "plies:gomoku"
     games = frozenset({"gomoku"})
     _key: tuple | None = None
@@ -107,6 +108,14 @@ class GomokuEnginePlayer(_EnginePlayer):
                 raise InvalidOption(
                     f"option eval: cannot load {self.evaluation!r}: {exc}"
                 ) from None
+        self.order = options.get("order", "learned")
+        if self.order not in ("learned", "classic"):
+            from plies.gomoku.engine.combos import load_order
+
+            try:
+                load_order(self.order)
+            except (OSError, ValueError) as exc:
+                raise InvalidOption(f"option order: cannot load {self.order!r}: {exc}") from None
 
     def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
         from plies.gomoku.engine import Engine
@@ -119,7 +128,7 @@ class GomokuEnginePlayer(_EnginePlayer):
                 height=setup.height,
                 hash_mb=self.hash_mb,
                 threads=self.threads,
-                params={"EVAL": self.evaluation},
+                params={"EVAL": self.evaluation, "ORDER": self.order},
             )
             self._key = key
         else:
