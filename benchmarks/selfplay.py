@@ -110,12 +110,16 @@ def random_opening(
 
 
 def parse_params(items: list[str]) -> dict:
-    """``NAME=VALUE`` items (a value with commas is a list) into a parameter dict."""
+    """``NAME=VALUE`` items (a value with commas is a list, a value that is no number stays a
+    string, e.g. ``ORDER=path.npy``) into a parameter dict."""
     out = {}
     for item in items:
         name, _, value = item.partition("=")
         number = float if "." in value else int
-        out[name] = [int(v) for v in value.split(",")] if "," in value else number(value)
+        try:
+            out[name] = [int(v) for v in value.split(",")] if "," in value else number(value)
+        except ValueError:
+            out[name] = value
     return out
 
 

@@ -83,14 +83,17 @@ def test_book_and_opening_name():
 
 
 def test_engine_moves_are_judged_with_hindsight_only():
-    """Short self-played games at the review's budget: the engine's own moves are never
-    blunders, and any loss they get comes from hindsight.
+    """Short self-played games at the review's budget: any loss an engine move gets comes
+    from hindsight, and the table shows it.
 
     The review gives each position one value, and the played move's value is the position
     after it searched on its own (and, along the game, deeper still), so an engine move can
-    lose against it: in these games 16. k6 (20% -> 5%) and 8. h7, and 13. e7, which misses the
-    win the search had proved one move earlier (d9 f7 ...). Such a move is never the head of
-    the reconciled lines, and the win it misses starts with another move."""
+    lose against it: with the hand-written move order 16. k6 (20% -> 5%), 8. h7 and 13. e7 (it
+    misses the win the search had proved one move earlier); with the learned order 28. c11
+    (74% -> 41%, a blunder against j8, whose own position was analysed too). Such a move is
+    never the head of the reconciled lines, its line scores below the best one, and the win
+    it misses starts with another move. How often the engine's own moves get such verdicts is
+    measured by benchmarks/review_quality.py, not here."""
     budget = Budget(nodes=12000, solver_nodes=12000)
     for opening in ("h8 h9", "g7 h8"):
         engine = Engine("freestyle", 15, hash_mb=4)
@@ -103,8 +106,10 @@ def test_engine_moves_are_judged_with_hindsight_only():
             board.play(engine.search(board, nodes=budget.nodes, multipv=budget.multipv).move)
         r = review_record(GameRecord.from_board(board), budget)
         for m in r.moves[2:]:
-            assert m.classification != "blunder", m
-            if m.classification in ("inaccuracy", "mistake", "missed_win"):
+            if m.classification in ("inaccuracy", "mistake", "blunder", "missed_win"):
                 assert m.best_move != m.move, m
+                scores = {line.move: line.score for line in m.lines}
+                assert m.lines[0].move == m.best_move, m
+                assert scores[m.best_move] > scores.get(m.move, m.score_after), m
             if m.classification == "missed_win":
                 assert m.facts["had_win"]["line"][0] == m.best_move
