@@ -645,7 +645,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             n = 1
             generated = False
         else:
-            n = generate(st, ctx, ply, tt_move, defend, prev)
+            n = generate(st, ctx, ply, tt_move, defend, prev, np.int64(0), np.int64(-1))
     if ply == 0:
         ctx.stats[S_ROOT_MOVES] = n
     if n == 0:
