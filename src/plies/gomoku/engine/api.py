@@ -176,18 +176,22 @@ class Engine:
         self.vct_stats: dict[str, int] = {}
         # the last search's root VCT: df-pn nodes, CPU seconds, whether it proved a win
         self.root_vct_stats: dict[str, float] = {}
-        self._warm()
+        self._warm(("search", "vct"))
 
-    def _warm(self) -> None:
-        """Load (or compile) every kernel the search uses before any clock starts."""
+    def _warm(self, parts: tuple[str, ...]) -> None:
+        """Load (or compile) every kernel the search uses before any clock starts: the
+        search's (``"search"``) and the root VCT's (``"vct"``; :func:`compile_kernels` asks
+        for one part at a time)."""
         board = Board(width=self.width, height=self.height, rule=self.rule_code)
         cx, cy = self.width // 2, self.height // 2
         board.play_moves([(cx, cy), (cx + 1, cy), (cx, cy + 1)])
         st, tb = ST.state_from_board(board, self.tables)
-        ctx = S.new_context(st.cells.shape[0], S.new_tt(0.01), np.zeros(1, dtype=np.int64))
-        S.pvs(st, tb, ctx, -S.INF, S.INF, 2, 0, -1)
-        self._store_root(st, ctx, PVLine(Move(cx, cy + 2), 0, []), 1)  # MultiPV's call
-        if self._search_params["ROOT_VCT_SHARE"] > 0:
+        if "search" in parts:
+            board.moves()  # MultiPV's count of the root moves
+            ctx = S.new_context(st.cells.shape[0], S.new_tt(0.01), np.zeros(1, dtype=np.int64))
+            S.pvs(st, tb, ctx, -S.INF, S.INF, 2, 0, -1)
+            self._store_root(st, ctx, PVLine(Move(cx, cy + 2), 0, []), 1)  # MultiPV's call
+        if "vct" in parts and self._search_params["ROOT_VCT_SHARE"] > 0:
             vctx = self._vct_context(st.cells.shape[0])
             vctx.ctl[VT.K_NODE_LIMIT] = 200
             VT.solve(st, tb, vctx, max_depth=2)
@@ -710,6 +714,32 @@ class _Watchdog(threading.Thread):
 
     def cancel(self) -> None:
         self._cancel.set()
+
+
+class _PartEngine(Engine):
+    """An engine that warms one part of the kernels only (see :func:`compile_kernels`)."""
+
+    def __init__(self, part: str) -> None:
+        self._part = part
+        super().__init__("renju", 15, hash_mb=0.25)
+
+    def _warm(self, parts: tuple[str, ...]) -> None:
+        super()._warm((self._part,))
+
+
+def compile_kernels(part: str) -> None:
+    """Compile (or load from the numba cache) one part of the engine's kernels: ``"search"``
+    (the search, the evaluation, make/undo and the VCF) or ``"vct"`` (the threat solver).
+    Two processes may compile the two parts at once (``plies.warmup`` does on a cold cache);
+    an engine built afterwards loads both from the cache."""
+    if part not in ("search", "vct"):
+        raise InvalidOption(f"unknown kernel part {part!r}: expected search or vct")
+    engine = _PartEngine(part)
+    board = Board.from_moves(["h8", "h9", "i8", "i9", "j7"], 15, "renju")
+    if part == "search":
+        engine.vcf(board, max_nodes=1000)
+    else:
+        engine.vct(board, max_depth=2, max_nodes=2000)
 
 
 def warmup() -> None:
