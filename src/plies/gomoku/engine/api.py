@@ -742,6 +742,16 @@ def compile_kernels(part: str) -> None:
         engine.vct(board, max_depth=2, max_nodes=2000)
 
 
+def compile_search() -> None:
+    """:func:`compile_kernels` ``("search")`` (an entry of ``plies.warmup``)."""
+    compile_kernels("search")
+
+
+def compile_vct() -> None:
+    """:func:`compile_kernels` ``("vct")`` (an entry of ``plies.warmup``)."""
+    compile_kernels("vct")
+
+
 def warmup() -> None:
     """Compile (or load from the numba cache) the engine's kernels: search, VCF and VCT."""
     engine = Engine("renju", 15, hash_mb=1)
