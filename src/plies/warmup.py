@@ -28,6 +28,7 @@ from pathlib import Path
 
 WARMUPS: list[str] = [
     "plies.gomoku.rules:warmup",
+    "plies.gomoku.engine.api:compile_common",
     "plies.gomoku.engine.api:compile_search",
     "plies.gomoku.engine.api:compile_vct",
     "plies.chess.engine.api:warmup",
@@ -40,6 +41,7 @@ KERNELS: dict[str, list[str]] = {
     "gomoku-rules": ["plies.gomoku.rules:warmup"],
     "gomoku": [
         "plies.gomoku.rules:warmup",
+        "plies.gomoku.engine.api:compile_common",
         "plies.gomoku.engine.api:compile_search",
         "plies.gomoku.engine.api:compile_vct",
     ],
@@ -51,8 +53,9 @@ KERNELS: dict[str, list[str]] = {
 # 0.68): the progress bar's total, nothing more (a count past it raises the total)
 EXPECTED_KERNELS: dict[str, int] = {
     "plies.gomoku.rules:warmup": 25,
-    "plies.gomoku.engine.api:compile_search": 60,
-    "plies.gomoku.engine.api:compile_vct": 70,
+    "plies.gomoku.engine.api:compile_common": 40,
+    "plies.gomoku.engine.api:compile_search": 25,
+    "plies.gomoku.engine.api:compile_vct": 45,
     "plies.chess.engine.api:warmup": 60,
     "plies.dots.rules:warmup": 10,
     "plies.dots.solver:warmup": 15,
@@ -62,12 +65,20 @@ EXPECTED_KERNELS: dict[str, int] = {
 # over worker processes
 COST: dict[str, float] = {
     "plies.gomoku.rules:warmup": 3,
-    "plies.gomoku.engine.api:compile_search": 45,
-    "plies.gomoku.engine.api:compile_vct": 40,
+    "plies.gomoku.engine.api:compile_common": 15,
+    "plies.gomoku.engine.api:compile_search": 30,
+    "plies.gomoku.engine.api:compile_vct": 25,
     "plies.chess.engine.api:warmup": 40,
     "plies.dots.rules:warmup": 3,
     "plies.dots.solver:warmup": 10,
 }
+
+
+# entries that others call into: compiled first, in this process, before any worker starts
+# (two workers would otherwise both compile them)
+FIRST: frozenset[str] = frozenset(
+    {"plies.gomoku.rules:warmup", "plies.gomoku.engine.api:compile_common"}
+)
 
 
 def resolve(entry: str) -> Callable[[], object]:
@@ -180,7 +191,9 @@ def ensure_compiled(
     todo = missing(entries)
     if not todo:
         return []
-    lanes = split(todo, max(1, min(workers or os.cpu_count() or 1, len(todo))))
+    first = [e for e in todo if e in FIRST]
+    rest = [e for e in todo if e not in FIRST]
+    lanes = split(rest, max(1, min(workers or os.cpu_count() or 1, len(rest)))) or [[]]
     text = _stamp_text()
     times: list[tuple[str, float]] = []
     lock = threading.Lock()
@@ -252,6 +265,8 @@ def ensure_compiled(
                 progress.update(task, completed=counted[0], total=total[0])
 
         stack.enter_context(_count_compiles(compiled))
+        for name, seconds in run_warmups(first):
+            finished(name, seconds)
         results: dict[int, list[str]] = {}
         threads = []
         for k, lane in enumerate(lanes[1:], start=1):

@@ -728,18 +728,36 @@ class _PartEngine(Engine):
 
 
 def compile_kernels(part: str) -> None:
-    """Compile (or load from the numba cache) one part of the engine's kernels: ``"search"``
-    (the search, the evaluation, make/undo and the VCF) or ``"vct"`` (the threat solver).
-    Two processes may compile the two parts at once (``plies.warmup`` does on a cold cache);
-    an engine built afterwards loads both from the cache."""
-    if part not in ("search", "vct"):
-        raise InvalidOption(f"unknown kernel part {part!r}: expected search or vct")
-    engine = _PartEngine(part)
+    """Compile (or load from the numba cache) one part of the engine's kernels: ``"common"``
+    (the state, make/undo, the evaluation and the VCF: what the other two call), ``"search"``
+    (the search) or ``"vct"`` (the threat solver). After ``"common"``, two processes may
+    compile the other two at once (``plies.warmup`` does on a cold cache); an engine built
+    afterwards loads them all from the cache."""
+    if part not in ("common", "search", "vct"):
+        raise InvalidOption(f"unknown kernel part {part!r}: expected common, search or vct")
     board = Board.from_moves(["h8", "h9", "i8", "i9", "j7"], 15, "renju")
+    if part == "common":
+        # what both parts call: the tables, the state, make/undo, the evaluation and the VCF;
+        # compiled first, so that the two parts compiled at once do not both compile them
+        tables = ST.make_tables(rule_code("renju"), None)
+        st, tb = ST.state_from_board(board, tables)
+        ST.make(st, tb, int(rules.to_pos(10, 10, st.info[ST.I_STRIDE])))
+        ST.evaluate(st, tb)
+        ST.undo(st, tb)
+        keys, depth = V.new_vcf_tt()
+        seq = np.zeros(2 * V.MAX_VCF_DEPTH + 4, dtype=np.int64)
+        V.vcf(st, tb, 64, 1000, keys, depth, seq, np.zeros(1, np.int64), np.zeros(1, np.int64))
+        return
+    engine = _PartEngine(part)
     if part == "search":
         engine.vcf(board, max_nodes=1000)
     else:
         engine.vct(board, max_depth=2, max_nodes=2000)
+
+
+def compile_common() -> None:
+    """:func:`compile_kernels` ``("common")`` (an entry of ``plies.warmup``)."""
+    compile_kernels("common")
 
 
 def compile_search() -> None:
