@@ -214,8 +214,17 @@ def ensure_compiled(
 
     def run_lane(lane: list[str]) -> list[str]:
         """A worker process compiling ``lane``; the entries it failed to finish."""
+        # the worker imports the same plies as this process (its kernels, its cache)
+        here = str(Path(__file__).resolve().parents[1])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            p for p in (here, os.environ.get("PYTHONPATH")) if p
+        )}  # fmt: skip
         proc = subprocess.Popen(
-            _worker_command(lane), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+            _worker_command(lane),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
         )
         done = set()
         assert proc.stdout is not None
