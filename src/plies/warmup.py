@@ -185,15 +185,17 @@ def ensure_compiled(
 ) -> list[tuple[str, float]]:
     """Compile the kernels of ``entries`` that the on-disk cache lacks; return ``(entry,
     seconds)`` for each one compiled (empty when the cache held them all: then nothing is
-    printed). ``workers``: processes compiling at once, this one included (default: the
-    cores, at most one per entry). Progress goes to ``console`` (default: a rich console on
-    stderr) unless ``quiet``."""
+    printed). ``workers``: processes compiling at once, this one included (default:
+    ``$PLIES_COMPILE_WORKERS``, else the cores; at most one per entry). Progress goes to
+    ``console`` (default: a rich console on stderr) unless ``quiet``."""
     todo = missing(entries)
     if not todo:
         return []
     first = [e for e in todo if e in FIRST]
     rest = [e for e in todo if e not in FIRST]
-    lanes = split(rest, max(1, min(workers or os.cpu_count() or 1, len(rest)))) or [[]]
+    if workers is None:
+        workers = int(os.environ.get("PLIES_COMPILE_WORKERS") or os.cpu_count() or 1)
+    lanes = split(rest, max(1, min(workers, len(rest)))) or [[]]
     text = _stamp_text()
     times: list[tuple[str, float]] = []
     lock = threading.Lock()
