@@ -68,7 +68,7 @@ COST: dict[str, float] = {
     "plies.gomoku.engine.api:compile_common": 15,
     "plies.gomoku.engine.api:compile_search": 30,
     "plies.gomoku.engine.api:compile_vct": 25,
-    "plies.chess.engine.api:warmup": 40,
+    "plies.chess.engine.api:warmup": 70,
     "plies.dots.rules:warmup": 3,
     "plies.dots.solver:warmup": 10,
 }
