@@ -255,10 +255,12 @@ def ensure_compiled(
             )
 
             out = console or Console(stderr=True)
+            cpu = sum(COST.get(e, 10) for e in todo)
             out.print(
-                "compiling kernels, once: the first run after installing takes about a "
-                "minute on 2 cores; later runs load them from the cache",
+                f"compiling kernels, once (about {cpu:.0f} s of CPU, over {len(lanes)} "
+                f"process{'es' if len(lanes) > 1 else ''}); later runs load them from the cache",
                 soft_wrap=True,
+                highlight=False,
             )
             progress = stack.enter_context(
                 Progress(
