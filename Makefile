@@ -2,17 +2,24 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+CORE := $(VENV)/.installed-core
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test browser warmup lint bench clean
 
-$(STAMP): pyproject.toml
+# plies and what it needs to run: all the demo installs (the first run's cost: README.md)
+$(CORE): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(CORE)
+
+# and the test extras (pytest, ruff, ray, playwright, ...)
+$(STAMP): $(CORE)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-demo: $(STAMP)
+demo: $(CORE)
 	$(BIN)/plies demo --html demo-review.html
 
 test: $(STAMP) browser
@@ -28,14 +35,14 @@ browser:
 	      { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; }; } || \
 	  echo "note: no Chromium; the HTML report's browser test will be skipped"
 
-warmup: $(STAMP)
+warmup: $(CORE)
 	$(BIN)/plies warmup
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-bench: $(STAMP)
+bench: $(CORE)
 	$(BIN)/plies bench gomoku
 
 clean:

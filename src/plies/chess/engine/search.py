@@ -188,7 +188,8 @@ def new_tt(megabytes: float) -> np.ndarray:
     """A table of about ``megabytes`` MB: 16-byte entries (two int64) in clusters of 4, each
     cluster one 64-byte cache line."""
     entries = max(4, int(megabytes * 1024 * 1024) // 16) // 4 * 4
-    raw = np.zeros(2 * entries + 8, dtype=np.int64)
+    raw = np.empty(2 * entries + 8, dtype=np.int64)
+    raw.fill(0)  # every page written now, not faulted in by the first search's probes
     skip = (-raw.ctypes.data % 64) // 8
     return raw[skip : skip + 2 * entries]
 

@@ -184,18 +184,22 @@ class Engine:
         self.vct_free: int | None = None
         # the last search's root VCT: df-pn nodes, CPU seconds, whether it proved a win
         self.root_vct_stats: dict[str, float] = {}
-        self._warm()
+        self._warm(("search", "vct"))
 
-    def _warm(self) -> None:
-        """Load (or compile) every kernel the search uses before any clock starts."""
+    def _warm(self, parts: tuple[str, ...]) -> None:
+        """Load (or compile) every kernel the search uses before any clock starts: the
+        search's (``"search"``) and the root VCT's (``"vct"``; :func:`compile_kernels` asks
+        for one part at a time)."""
         board = Board(width=self.width, height=self.height, rule=self.rule_code)
         cx, cy = self.width // 2, self.height // 2
         board.play_moves([(cx, cy), (cx + 1, cy), (cx, cy + 1)])
         st, tb = ST.state_from_board(board, self.tables)
-        ctx = S.new_context(st.cells.shape[0], S.new_tt(0.01), np.zeros(1, dtype=np.int64))
-        S.pvs(st, tb, ctx, -S.INF, S.INF, 2, 0, -1)
-        self._store_root(st, ctx, PVLine(Move(cx, cy + 2), 0, []), 1)  # MultiPV's call
-        if self._search_params["ROOT_VCT_SHARE"] > 0:
+        if "search" in parts:
+            board.moves()  # MultiPV's count of the root moves
+            ctx = S.new_context(st.cells.shape[0], S.new_tt(0.01), np.zeros(1, dtype=np.int64))
+            S.pvs(st, tb, ctx, -S.INF, S.INF, 2, 0, -1)
+            self._store_root(st, ctx, PVLine(Move(cx, cy + 2), 0, []), 1)  # MultiPV's call
+        if "vct" in parts and self._search_params["ROOT_VCT_SHARE"] > 0:
             vctx = self._vct_context(st.cells.shape[0])
             vctx.ctl[VT.K_NODE_LIMIT] = 200
             VT.solve(st, tb, vctx, max_depth=2)
@@ -740,6 +744,60 @@ class _Watchdog(threading.Thread):
 
     def cancel(self) -> None:
         self._cancel.set()
+
+
+class _PartEngine(Engine):
+    """An engine that warms one part of the kernels only (see :func:`compile_kernels`)."""
+
+    def __init__(self, part: str) -> None:
+        self._part = part
+        super().__init__("renju", 15, hash_mb=0.25)
+
+    def _warm(self, parts: tuple[str, ...]) -> None:
+        super()._warm((self._part,))
+
+
+def compile_kernels(part: str) -> None:
+    """Compile (or load from the numba cache) one part of the engine's kernels: ``"common"``
+    (the state, make/undo, the evaluation and the VCF: what the other two call), ``"search"``
+    (the search) or ``"vct"`` (the threat solver). After ``"common"``, two processes may
+    compile the other two at once (``plies.warmup`` does on a cold cache); an engine built
+    afterwards loads them all from the cache."""
+    if part not in ("common", "search", "vct"):
+        raise InvalidOption(f"unknown kernel part {part!r}: expected common, search or vct")
+    board = Board.from_moves(["h8", "h9", "i8", "i9", "j7"], 15, "renju")
+    if part == "common":
+        # what both parts call: the tables, the state, make/undo, the evaluation and the VCF;
+        # compiled first, so that the two parts compiled at once do not both compile them
+        tables = ST.make_tables(rule_code("renju"), None)
+        st, tb = ST.state_from_board(board, tables)
+        ST.make(st, tb, int(rules.to_pos(10, 10, st.info[ST.I_STRIDE])))
+        ST.evaluate(st, tb)
+        ST.undo(st, tb)
+        keys, depth = V.new_vcf_tt()
+        seq = np.zeros(2 * V.MAX_VCF_DEPTH + 4, dtype=np.int64)
+        V.vcf(st, tb, 64, 1000, keys, depth, seq, np.zeros(1, np.int64), np.zeros(1, np.int64))
+        return
+    engine = _PartEngine(part)
+    if part == "search":
+        engine.vcf(board, max_nodes=1000)
+    else:
+        engine.vct(board, max_depth=2, max_nodes=2000)
+
+
+def compile_common() -> None:
+    """:func:`compile_kernels` ``("common")`` (an entry of ``plies.warmup``)."""
+    compile_kernels("common")
+
+
+def compile_search() -> None:
+    """:func:`compile_kernels` ``("search")`` (an entry of ``plies.warmup``)."""
+    compile_kernels("search")
+
+
+def compile_vct() -> None:
+    """:func:`compile_kernels` ``("vct")`` (an entry of ``plies.warmup``)."""
+    compile_kernels("vct")
 
 
 def warmup() -> None:

@@ -77,8 +77,9 @@ def _decode(key: int, line) -> None:
 @njit(cache=True, nogil=True)
 def _run(line, own: int):
     """The own run through the centre (which must hold an own stone): (lo, hi)."""
-    lo = CENTRE - rules.count_run(line, CENTRE, -1, own)
-    hi = CENTRE + rules.count_run(line, CENTRE, 1, own)
+    c = np.int64(CENTRE)  # int64 arguments, not literals: one specialisation of each kernel
+    lo = CENTRE - rules.count_run(line, c, np.int64(-1), own)
+    hi = CENTRE + rules.count_run(line, c, np.int64(1), own)
     return lo, hi
 
 
@@ -88,7 +89,7 @@ def _win_with(line, own: int, rule: int, e: int):
     centre, the run through the centre then as (lo, hi))."""
     line[e] = own
     a, b = _run(line, own)
-    win = (a <= e <= b) and rules.five_in_direction(line, CENTRE, 1, own, rule)
+    win = (a <= e <= b) and rules.five_in_direction(line, np.int64(CENTRE), np.int64(1), own, rule)
     line[e] = 0
     return win, a, b
 
@@ -126,7 +127,7 @@ def _classify_fours(line, own: int, rule: int) -> int:
     rules kernels' own test (one source of truth per rule); the wall beyond the window is
     never an opponent stone, so Caro treats it as open."""
     lo, hi = _run(line, own)
-    if rules.five_in_direction(line, CENTRE, 1, own, rule):
+    if rules.five_in_direction(line, np.int64(CENTRE), np.int64(1), own, rule):
         return F5
     if hi - lo + 1 >= 5:
         # a run through the centre that does not win can never become a winning line

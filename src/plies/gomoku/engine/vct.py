@@ -536,12 +536,12 @@ def _defences(st, tb, dfn: int, threat, tlen: int, out, marks, work, seen) -> in
     d = dfn - 1
     a = 1 - d
     stride = st.info[I_STRIDE]
-    n = 0
+    n = np.int64(0)
     for i in range(tlen):
         n = _mark(marks, out, n, threat[i])
     renju = st.info[3] == rules.RENJU
     centres = work[W_CENTRES : W_CENTRES + tlen + 8]
-    nc = 0
+    nc = np.int64(0)
     # replay the threat after a pass to find the counter-four cells and the end points
     _null_flip(st, tb)
     played = 0
@@ -973,7 +973,10 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
     eps = ctl[K_EPS_NUM]
     look = ctl[K_LOOKAHEAD]
     use_killers = ctl[K_KILLERS] != 0
-    level = 0
+    # int64 values, not literal constants, for the arguments of the kernels called below
+    # (docs/engine.md, "One specialisation per kernel")
+    level = np.int64(0)
+    ZERO, ONE, NO_MOVE, BIG = np.int64(0), np.int64(1), np.int64(-1), np.int64(INF)
     ctx.thpn[0] = INF
     ctx.thdn[0] = INF
     ctx.killer[:] = -1
@@ -1017,7 +1020,7 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
                     ret_pn = np.int64(INF)
                     ret_dn = np.int64(0)
                     ret_len = np.int64(0)
-                _tt_store(ctx, key, ret_pn, ret_dn, ret_len, ret_best, 1)
+                _tt_store(ctx, key, ret_pn, ret_dn, ret_len, ret_best, ONE)
                 phase = 2
                 continue
             ctx.nch[level] = n
@@ -1066,16 +1069,18 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
                     ctx.cdn[level, i] = 1
                     ctl[K_NODES] += 1  # counted as a visit, so node limits still bound the work
                     make(st, tb, p)
-                    m = _expand_cached(st, tb, ctx, 1, level + 1)
+                    m = _expand_cached(st, tb, ctx, ONE, level + 1)
                     if m == EXP_WIN:
                         ctx.cpn[level, i] = 0
                         ctx.cdn[level, i] = INF
                         ctx.clen[level, i] = ctl[K_TERM_LEN]
-                        _tt_store(ctx, st.hashes[st.info[I_PLY]], 0, INF, ctl[K_TERM_LEN], -1, 1)
+                        ckey = st.hashes[st.info[I_PLY]]
+                        _tt_store(ctx, ckey, ZERO, BIG, ctl[K_TERM_LEN], NO_MOVE, ONE)
                     elif m == EXP_LOSS:
                         ctx.cpn[level, i] = INF
                         ctx.cdn[level, i] = 0
-                        _tt_store(ctx, st.hashes[st.info[I_PLY]], INF, 0, 0, -1, 1)
+                        ckey = st.hashes[st.info[I_PLY]]
+                        _tt_store(ctx, ckey, BIG, ZERO, ZERO, NO_MOVE, ONE)
                     else:
                         ctx.cpn[level, i] = m * look
                         if ctx.far[p] != 0:
@@ -1207,7 +1212,7 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
 @njit(cache=True, nogil=True, _nrt=False)
 def expand_node(st, tb, ctx, kind: int) -> int:
     """``_expand`` of the current node into ``ctx.ch[0]`` (uncached; for line extraction)."""
-    return _expand(st, tb, ctx, kind, 0)
+    return _expand(st, tb, ctx, kind, np.int64(0))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
