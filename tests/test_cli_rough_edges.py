@@ -180,3 +180,17 @@ def test_width_option_and_columns_variable(runner, tmp_path):
         assert max(len(line) for line in table) > width - 10
     result = runner.invoke(cli, ["demo", "--width", "60"])
     assert result.exit_code == 0, result.output
+
+
+def test_analyze_reads_the_book_from_stdin(runner, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text("h8 h9 i10 g8 j9 g10 i9 i8\n")
+    book = "# my book\nh8 h9 i10 g8 j9 g10\n"  # longer than any of the 26 Renju openings
+    result = runner.invoke(cli, ["analyze", str(path), *REVIEW, "--book", "-"], input=book)
+    assert result.exit_code == 0, result.output
+    assert "Black: Accuracy" in result.stdout and "(Book 3," in result.stdout
+
+
+def test_the_game_and_the_book_cannot_both_come_from_stdin(capsys):
+    line = one_error_line(capsys, ["analyze", "-", "--book", "-"])
+    assert line == "error: the game and --book cannot both be read from standard input"

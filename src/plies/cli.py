@@ -705,7 +705,9 @@ def _analyze_movetime_help() -> str:
 )
 @click.option("--json", "json_out", metavar="OUT", help="Write the review as JSON.")
 @click.option("--html", "html_out", metavar="OUT", help="Write the HTML report.")
-@click.option("--book", metavar="FILE", help="An opening book: one line of moves per line.")
+@click.option(
+    "--book", metavar="FILE", help="An opening book: one line of moves per line (- reads stdin)."
+)
 @click.option("--no-cache", is_flag=True, help="Do not read or write the analysis cache.")
 @click.option("--all-moves/--notable", default=True, help="Table of all moves or notable ones.")
 @click.option(
@@ -743,6 +745,8 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
     )
 
     text = None
+    if file == "-" and book == "-":
+        raise InvalidOption("the game and --book cannot both be read from standard input")
     if file == "-":
         text = sys.stdin.read()
         is_chess = looks_like_pgn(text)

@@ -146,10 +146,16 @@ class OpeningBook:
 
     @classmethod
     def load(cls, path: str | Path, width: int = 15, height: int = 15) -> OpeningBook:
-        """A book from a text file: one line of moves per line, ``#`` comments."""
+        """A book from a text file (``-``: standard input): one line of moves per line, ``#``
+        comments."""
         lines = []
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            if str(path) == "-":
+                import sys
+
+                text, path = sys.stdin.read(), "<stdin>"
+            else:
+                text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             reason = exc.strerror or exc
             raise InvalidRecord(f"cannot read book: {reason}", source=str(path)) from None
