@@ -65,6 +65,10 @@ FAST_MOVE_S = 0.02  # timeout_turn 0: "play as fast as possible"
 MARGIN_BASE_S = 0.05
 MARGIN_SHARE = 0.04
 MARGIN_MAX_S = 0.3
+# a fixed time per move (no match clock) is searched to this share of the hard deadline: every
+# move then runs that long, so the reply's tail latency on a busy machine needs more room than
+# the margin alone (a 200 ms turn answered in 205 ms at load 4 when searched to the deadline)
+FIXED_SHARE = 0.8
 MEMORY_SLACK = 24 * 1024 * 1024  # bytes kept free below max_memory (allocator, stacks, I/O)
 FALLBACK_RSS = 260 * 1024 * 1024  # baseline assumed where RSS cannot be read (not Linux)
 
@@ -717,7 +721,7 @@ class Brain:
             board,
             depth=depth if depth and depth > 0 else None,
             nodes=nodes if nodes and nodes > 0 else None,
-            movetime=budget.hard,
+            movetime=budget.hard * FIXED_SHARE if budget.fixed else budget.hard,
             multipv=multipv,
             info=on_iteration,
             target=budget.soft,  # the root threat solver's share comes from the soft time
