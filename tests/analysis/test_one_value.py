@@ -292,6 +292,19 @@ def test_backward_pass_reconciles_a_position_seen_twice():
     assert s0.wp_before == _wp(50) and s0.wp_after == _wp(-200) and s0.classification == "mistake"
 
 
+def test_the_searchs_own_choice_loses_by_hindsight_only():
+    # a was position 0's first choice; only the deeper value after it shows the loss: at worst
+    # an inaccuracy (the loss and the winning chances stay what they are)
+    evals = {0: _pos(0, ("a", 100), ("b", 50)), 1: _pos(1, ("c", 300)), 2: _pos(2, ("d", -300))}
+    values = position_values(evals, ["a", "c"], RULES)
+    own = score_from_values("a", values[0], values[1], RULES, thresholds=_T, first_choice="a")
+    assert own.classification == "inaccuracy" and own.hindsight
+    assert own.wp_before == _wp(50) and own.wp_after == _wp(-300)
+    # the same move when the search preferred another one is judged by its loss
+    other = score_from_values("a", values[0], values[1], RULES, thresholds=_T, first_choice="b")
+    assert other.classification == "mistake" and not other.hindsight
+
+
 def test_equal_alternative_is_best_with_a_note_and_a_lower_one_is_not():
     evals = {0: _pos(0, ("a", 100), ("b", 100)), 1: _pos(1, ("c", -100))}
     values = position_values(evals, ["b"], RULES)

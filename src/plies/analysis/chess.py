@@ -283,7 +283,8 @@ def judge_move(
     vb, va = value_before, value_after
     bound = _mate_bound()
     mover, opp = sides(before, ply, PLAYERS)
-    score = score_from_values(move, vb, va, rules, thresholds)
+    first = before.lines[0].move if before.lines else None
+    score = score_from_values(move, vb, va, rules, thresholds, first_choice=first)
     lines = score.lines
     top, is_best, classification = score.top, score.is_best, score.classification
     categories: list[str] = []
@@ -422,6 +423,8 @@ def judge_move(
         if score.equal and best:
             notes.append(equal_note(t, score, move))
         if classification in BAD_CLASSES and best:
+            if score.hindsight and classification == "inaccuracy":
+                notes.append(t("note_hindsight", move=move))
             notes.append(better_note(t, score))
     return move_review(ply, mover, move, score, classification, categories, facts, notes, before)
 

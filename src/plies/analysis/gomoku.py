@@ -302,7 +302,8 @@ def judge_move(
     mover, opp = sides(before, ply, PLAYERS)
     threats = before.facts.get("threats", {})
     own, theirs = threats.get(mover, {}), threats.get(opp, {})
-    score = score_from_values(move, vb, va, rules, thresholds)
+    first = before.lines[0].move if before.lines else None
+    score = score_from_values(move, vb, va, rules, thresholds, first_choice=first)
     top, is_best, classification = score.top, score.is_best, score.classification
     lines = score.lines
     categories: list[str] = []
@@ -429,6 +430,8 @@ def judge_move(
         if score.equal and best:
             notes.append(equal_note(t, score, mv))
         if classification in BAD_CLASSES and best:
+            if score.hindsight and classification == "inaccuracy":
+                notes.append(t("note_hindsight", move=mv))
             notes.append(better_note(t, score))
     if (
         classification in BAD_CLASSES

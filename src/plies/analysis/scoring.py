@@ -390,6 +390,7 @@ class MoveScore:
     classification: str
     lines: list[LineEval]
     equal: bool = False  # the played move is not the top line's but scores the same
+    hindsight: bool = False  # the position's own search chose it: its loss is hindsight only
 
 
 def score_from_values(
@@ -398,9 +399,16 @@ def score_from_values(
     after: Value | None,
     rules: ValueRules,
     thresholds: Thresholds,
+    first_choice: str | None = None,
 ) -> MoveScore:
     """The scores of ``move`` from the one value before it and after it: before = V(i),
-    after = -V(i+1), loss = wp(V(i)) - wp(-V(i+1)), at least 0."""
+    after = -V(i+1), loss = wp(V(i)) - wp(-V(i+1)), at least 0.
+
+    ``first_choice`` is the move the position's own search put first: when the move played is
+    that one, its loss comes only from hindsight (the deeper values of the positions after
+    it), which the search at the review's budget could not see, so the loss alone makes it
+    an inaccuracy at worst (``hindsight``); the adapters' proofs (a missed proven win, a
+    proven refutation) still override."""
     top = before.top
     if after is not None:
         played = parent_score(after.score, rules.bound)
@@ -416,9 +424,12 @@ def score_from_values(
     classification = classify_loss(loss, is_best, thresholds)
     if classification == "best" and not is_best:
         classification = "excellent"  # no loss in winning chances, but a lower score
+    hindsight = move == first_choice and classification in ("mistake", "blunder")
+    if hindsight:
+        classification = "inaccuracy"
     return MoveScore(
         top, played, best, is_best, wp_before, wp_after, loss, classification,
-        list(before.lines), equal,
+        list(before.lines), equal, hindsight,
     )  # fmt: skip
 
 

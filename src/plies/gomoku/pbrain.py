@@ -653,6 +653,7 @@ class Brain:
                 height=game.height,
                 hash_mb=hash_mb,
                 threads=threads,
+                prefault=False,  # built on the first move's clock: fault in what is probed
             )
             self._engine_key = key
             self._new_game = False

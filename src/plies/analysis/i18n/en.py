@@ -62,6 +62,8 @@ MESSAGES: dict[str, str] = {
     "note_blocks_four": "{move} blocks {opp}'s four.",
     "note_blocks_three": "{move} stops {opp}'s open three.",
     "note_equal": "{move} and {best} are equally good.",
+    "note_hindsight": "The search chose {move} here too; only the later positions show what it "
+    "gives away.",
     "note_better": "Best was {best} ({line}); winning chances {before}% → {after}%.",
     # report
     "title": "Game review",

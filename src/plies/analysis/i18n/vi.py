@@ -65,6 +65,8 @@ MESSAGES: dict[str, str] = {
     "note_blocks_four": "Nước {move} chặn đường bốn của {opp}.",
     "note_blocks_three": "Nước {move} chặn đường ba mở của {opp}.",
     "note_equal": "Nước {move} và nước {best} tốt ngang nhau.",
+    "note_hindsight": "Máy cũng chọn nước {move} ở đây; chỉ các thế cờ sau mới cho thấy nước "
+    "này mất gì.",
     "note_better": "Nước tốt nhất là {best} ({line}); khả năng thắng {before}% → {after}%.",
     # báo cáo
     "title": "Phân tích ván cờ",

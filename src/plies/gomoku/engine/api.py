@@ -119,6 +119,7 @@ class Engine:
         threads: int = 1,
         features: dict[str, bool] | None = None,
         params: dict | None = None,
+        prefault: bool = True,
     ) -> None:
         self.rule_code = rule_code(rule)
         self.width = width or size
@@ -164,7 +165,10 @@ class Engine:
             float(p.get("LMR_BASE", engine_params.LMR_BASE)),
             float(p.get("LMR_DIVISOR", engine_params.LMR_DIVISOR)),
         )
-        self.tt = S.new_tt(hash_mb)
+        # the table's pages are written now (off any clock) unless the caller builds its
+        # engine on a clock (the brain: its first TURN), where faulting in only the pages a
+        # search touches costs less
+        self.tt = S.new_tt(hash_mb, prefault)
         self.stop_flag = np.zeros(1, dtype=np.int64)
         # the root VCT's own stop flag: raised by stop() with stop_flag, and by its share's
         # watchdog (which must not stop the search after it)

@@ -141,17 +141,20 @@ class SearchContext(NamedTuple):
     combo: np.ndarray  # int16[2**16] packed four patterns -> combination number
 
 
-def new_tt(megabytes: float) -> np.ndarray:
+def new_tt(megabytes: float, prefault: bool = True) -> np.ndarray:
     """A transposition table of about ``megabytes`` MB: 16 bytes an entry (key ^ data, then
     data, side by side), buckets of 4 entries aligned to 64 bytes, so a probe reads one cache
-    line."""
+    line. ``prefault``: write every page now (else the first search faults them in)."""
     entries = max(4, int(megabytes * 1024 * 1024) // 16)
     n = entries // 4 * 4
-    buf = np.empty(2 * n + 8, dtype=np.uint64)
-    # written now, not left to the lazily zeroed pages of np.zeros: the first search would
-    # otherwise take a page fault at each new page it probes (64 MB: 16,384 faults, about
-    # 0.2 s of a fresh process's first move; docs/engine.md)
-    buf.fill(0)
+    if prefault:
+        buf = np.empty(2 * n + 8, dtype=np.uint64)
+        # written now, not left to the lazily zeroed pages of np.zeros: the first search would
+        # otherwise take a page fault at each new page it probes (64 MB: 16,384 faults, about
+        # 0.2 s of a fresh process's first move; docs/engine.md)
+        buf.fill(0)
+    else:
+        buf = np.zeros(2 * n + 8, dtype=np.uint64)
     skip = (-buf.ctypes.data % 64) // 8
     return buf[skip : skip + 2 * n]
 
