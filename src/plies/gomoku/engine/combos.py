@@ -84,15 +84,19 @@ def load_values(path: str | Path) -> np.ndarray:
     return values.astype(np.int16)
 
 
+def _shipped(path: Path, load) -> np.ndarray | None:
+    """The table at ``path`` read by ``load`` and frozen, or None when no such file ships."""
+    if not path.is_file():
+        return None
+    values = load(path)
+    values.setflags(write=False)
+    return values
+
+
 @cache
 def shipped_values(rule: int) -> np.ndarray | None:
     """The learned table shipped for ``rule``, or None (the hand-written evaluation)."""
-    path = weights_path(rule)
-    if not path.is_file():
-        return None
-    values = load_values(path)
-    values.setflags(write=False)
-    return values
+    return _shipped(weights_path(rule), load_values)
 
 
 def order_path(rule: int | str) -> Path:
@@ -117,12 +121,7 @@ def load_order(path: str | Path) -> np.ndarray:
 @cache
 def shipped_order(rule: int) -> np.ndarray | None:
     """The learned move order shipped for ``rule``, or None (the hand-written order)."""
-    path = order_path(rule)
-    if not path.is_file():
-        return None
-    values = load_order(path)
-    values.setflags(write=False)
-    return values
+    return _shipped(order_path(rule), load_order)
 
 
 def move_order(rule: int, choice: str) -> np.ndarray | None:
