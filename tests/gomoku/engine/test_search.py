@@ -206,11 +206,25 @@ def test_clock_allocation_stays_within_a_third_of_the_time_left() -> None:
 
 
 def test_full_time_searches_until_the_movetime_is_up() -> None:
-    # an opening: no proven win and many candidates, so only the clock ends it
+    # an opening: no proven win and many candidates, so only the clock ends it. The first
+    # iteration's report sleeps 0.7 s of the 1 s: after the next (quick) iteration the plain
+    # clock rule expects the one after not to finish and stops; full_time searches on to the
+    # deadline
+    import time
+
     board = Board.from_moves(["h8", "i9", "g7", "j10"], 15, "freestyle")
-    result = Engine("freestyle", hash_mb=4).search(board, movetime=0.4, full_time=True)
-    assert result.move is not None and board.is_legal(result.move)
-    assert result.time >= 0.35
+
+    def slow_first(result) -> None:
+        if result.depth == 1:
+            time.sleep(0.7)
+
+    plain = Engine("freestyle", hash_mb=4).search(board, movetime=1.0, info=slow_first)
+    assert plain.time < 0.8
+    full = Engine("freestyle", hash_mb=4).search(
+        board, movetime=1.0, info=slow_first, full_time=True
+    )
+    assert full.move is not None and board.is_legal(full.move)
+    assert full.depth > plain.depth and full.time >= 0.9
 
 
 def test_a_tiny_movetime_still_returns_a_legal_move() -> None:
