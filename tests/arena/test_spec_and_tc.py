@@ -105,3 +105,16 @@ def test_clock_increment_periods_and_forfeit():
     assert not clock.punch(17.2)  # beyond remaining + margin
     st = Clock(parse_tc(None, movetime=0.2, margin=0.05))
     assert st.punch(0.24) and not st.punch(0.26)
+
+
+def test_gomoku_engine_parameters_pass_through_the_spec():
+    spec = "plies:gomoku?nodes=500&POLICY_REDUCE_GAP=9000&LMR_BASE=0.5"
+    player = parse_engine_spec(spec).create()
+    assert player.params == {"POLICY_REDUCE_GAP": 9000, "LMR_BASE": 0.5}
+    assert player.nodes == 500
+    with pytest.raises(InvalidOption, match="unknown engine parameter 'NOPE'"):
+        parse_engine_spec("plies:gomoku?NOPE=1").create()
+    with pytest.raises(InvalidOption, match="LMP_DEPTH must be a number, not 'x'"):
+        parse_engine_spec("plies:gomoku?LMP_DEPTH=x").create()
+    with pytest.raises(InvalidOption, match="unknown engine parameter 'ORDER'"):
+        parse_engine_spec("plies:gomoku?ORDER=classic").create()  # the lower-case option does

@@ -262,3 +262,35 @@ def test_the_transposition_table_uses_its_whole_budget() -> None:
     for key in (0, 1, 2**63, 2**64 - 1, 0x9E3779B97F4A7C15):
         base = S.tt_bucket(np.uint64(key), entries)
         assert 0 <= base <= entries - 4 and base % 4 == 0
+
+
+@pytest.mark.parametrize("order", ["learned", "classic"])
+def test_static_order_is_the_order_generate_gives_without_histories(order: str) -> None:
+    # generate's score of a quiet move is static_order plus histories, killers and the table
+    # move; with those empty it is static_order exactly (the policy reductions rely on it)
+    rng = np.random.default_rng(23)
+    engine = Engine("renju", params={"ORDER": order})
+    for _ in range(5):
+        board = _random_board(rng, 15, "renju", int(rng.integers(5, 25)))
+        st, tb = ST.state_from_board(board, engine.tables)
+        ctx = S.new_context(st.cells.shape[0], S.new_tt(1), np.zeros(1, dtype=np.int64))
+        engine._prepare(ctx, None)
+        ctx.history[:] = 0
+        n = S.generate(st, ctx, 0, -1, False, -1)
+        s = st.info[ST.I_SIDE] - 1
+        assert n > 0
+        for i in range(n):
+            p = int(ctx.moves[0, i])
+            own, opp = st.cls[s, p] & 7, st.cls[1 - s, p] & 7
+            assert ctx.scores[0, i] == S.static_order(st, ctx, p, s, own, opp)
+
+
+def test_policy_reductions_change_the_tree_only_when_switched_on() -> None:
+    board = Board.from_moves(["h8", "i9", "h10", "g9", "i10", "j11", "h9", "h7"], 15, "freestyle")
+
+    def nodes(params: dict) -> int:
+        return Engine("freestyle", hash_mb=4, params=params).search(board, depth=8).nodes
+
+    default = nodes({})
+    assert nodes({"POLICY_REDUCE_GAP": 0, "POLICY_KEEP_GAP": 5000}) == default
+    assert nodes({"POLICY_REDUCE_GAP": 1, "POLICY_KEEP_GAP": -(10**9)}) < default

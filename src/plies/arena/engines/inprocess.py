@@ -85,11 +85,40 @@ class _EnginePlayer(Player):
         return self._engine.search(referee.board, **kwargs)
 
 
+def _tunable_params(options: dict[str, str]) -> dict[str, float]:
+    """The engine's scalar tunable numbers named in ``options`` (upper-case names of
+    :mod:`plies.gomoku.engine.params`, e.g. ``LMR_BASE=0.75``), as numbers."""
+    if not options:
+        return {}
+    import numpy as np
+
+    from plies.gomoku.engine import params
+
+    known = [
+        n for n in params.TUNABLE if hasattr(params, n) and np.ndim(getattr(params, n)) == 0
+    ]
+    known = [n for n in known if not isinstance(getattr(params, n), str)]
+    values: dict[str, float] = {}
+    for name, text in options.items():
+        if name not in known:
+            raise InvalidOption(
+                f"unknown engine parameter {name!r} for plies:gomoku: expected one of "
+                + ", ".join(known)
+            )
+        try:
+            number = float(text)
+        except ValueError:
+            raise InvalidOption(f"option {name} must be a number, not {text!r}") from None
+        values[name] = int(number) if number.is_integer() else number
+    return values
+
+
 class GomokuEnginePlayer(_EnginePlayer):
     """The plies Gomoku engine (:class:`plies.gomoku.engine.Engine`) in this process (options:
     see :class:`_EnginePlayer`, and ``eval``: ``learned`` (the default), ``classic`` or the path
     of a learned table, see :mod:`plies.gomoku.engine.combos`; ``order``, the search's move
-    order, the same three choices)."""
+    order, the same three choices; and any scalar tunable number of
+    :mod:`plies.gomoku.engine.params` by its name, e.g. ``LMR_BASE=0.75``, for tuning matches)."""
 
     OPTIONS = (*_EnginePlayer.OPTIONS, "eval", "order")
     SPEC = "plies:gomoku"
@@ -97,7 +126,8 @@ class GomokuEnginePlayer(_EnginePlayer):
     _key: tuple | None = None
 
     def __init__(self, options: dict[str, str], name: str) -> None:
-        super().__init__(options, name)
+        self.params = _tunable_params({k: v for k, v in options.items() if k.isupper()})
+        super().__init__({k: v for k, v in options.items() if not k.isupper()}, name)
         self.evaluation = options.get("eval", "learned")
         if self.evaluation not in ("learned", "classic"):
             from plies.gomoku.engine.combos import load_values
@@ -128,7 +158,7 @@ class GomokuEnginePlayer(_EnginePlayer):
                 height=setup.height,
                 hash_mb=self.hash_mb,
                 threads=self.threads,
-                params={"EVAL": self.evaluation, "ORDER": self.order},
+                params={"EVAL": self.evaluation, "ORDER": self.order, **self.params},
             )
             self._key = key
         else:

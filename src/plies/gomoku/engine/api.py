@@ -151,6 +151,8 @@ class Engine:
                 "TACTICAL_OWN",
                 "TACTICAL_OPP",
                 "LMP_DEPTH",
+                "POLICY_REDUCE_GAP",
+                "POLICY_KEEP_GAP",
                 "ROOT_VCT_SHARE",
                 "ROOT_VCT_DEPTH",
             )
@@ -557,6 +559,8 @@ class Engine:
         ctx.stats[S.S_TACTICAL_OWN] = self._search_params["TACTICAL_OWN"]
         ctx.stats[S.S_TACTICAL_OPP] = self._search_params["TACTICAL_OPP"]
         ctx.stats[S.S_LMP_DEPTH] = self._search_params["LMP_DEPTH"]
+        ctx.stats[S.S_POLICY_REDUCE] = self._search_params["POLICY_REDUCE_GAP"]
+        ctx.stats[S.S_POLICY_KEEP] = self._search_params["POLICY_KEEP_GAP"]
         if self._order is not None:
             ctx.order[:] = self._order
             ctx.stats[S.S_ORDER] = 1

@@ -60,6 +60,13 @@ TACTICAL_OPP = 4
 # move-count pruning applies up to this remaining depth
 LMP_DEPTH = 12
 
+# reductions by the static move order (centi-units of the order's score; the learned order's
+# temperature is about 4,500 a factor e of probability): a quiet move this far below the best
+# static order of the moves tried before it at the node is reduced one ply more, one at most
+# POLICY_KEEP_GAP below it (or above it) one ply less; POLICY_REDUCE_GAP 0 switches both off
+POLICY_REDUCE_GAP = 0
+POLICY_KEEP_GAP = 0
+
 # the threat solver at the root: before a search with a time limit (or a node limit only),
 # the VCT solver looks for a win of the side to move with this percent of the budget (0: off)
 # and at most this many attacker moves; a proof is played at once
@@ -83,6 +90,8 @@ TUNABLE = (
     "TACTICAL_OWN",
     "TACTICAL_OPP",
     "LMP_DEPTH",
+    "POLICY_REDUCE_GAP",
+    "POLICY_KEEP_GAP",
     "ROOT_VCT_SHARE",
     "ROOT_VCT_DEPTH",
 )

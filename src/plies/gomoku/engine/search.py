@@ -81,7 +81,9 @@ S_TACTICAL_OWN = 12  # own threat class from which a move is tactical (params.TA
 S_TACTICAL_OPP = 13  # opponent threat class taken from which a move is tactical
 S_LMP_DEPTH = 14  # move-count pruning up to this remaining depth
 S_ORDER = 15  # 1: quiet moves are ordered by the learned table ctx.order (0: hand-written)
-S_COUNT = 16
+S_POLICY_REDUCE = 16  # a quiet move this far below the node's best static order: one ply more
+S_POLICY_KEEP = 17  # ... at most this far below it (or above it): one ply less (0: both off)
+S_COUNT = 18
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
 F_TT = 0
@@ -183,6 +185,8 @@ def new_context(cells: int, tt: np.ndarray, stop: np.ndarray) -> SearchContext:
     stats[S_TACTICAL_OWN] = PR.TACTICAL_OWN
     stats[S_TACTICAL_OPP] = PR.TACTICAL_OPP
     stats[S_LMP_DEPTH] = PR.LMP_DEPTH
+    stats[S_POLICY_REDUCE] = PR.POLICY_REDUCE_GAP
+    stats[S_POLICY_KEEP] = PR.POLICY_KEEP_GAP
     return SearchContext(
         tt,
         np.zeros((2, cells), dtype=np.int32),
@@ -336,6 +340,23 @@ def real_threat_exists(st, s: int, cls: int) -> bool:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def static_order(st, ctx, p: int, s: int, own: int, opp: int) -> int:
+    """The static part of cell ``p``'s ordering score for side ``s`` (0 black, 1 white), whose
+    own and opponent threat classes there are ``own`` and ``opp``: the learned table's
+    ``U[own combination] + V[opponent combination]`` when one is loaded, else the cell values
+    plus the hand-written class bonuses."""
+    o = 1 - s
+    if ctx.stats[S_ORDER] != 0:
+        both = np.int64(st.p4[p])
+        return np.int64(ctx.order[s, 0, ctx.combo[(both >> (16 * s)) & 0xFFFF]]) + np.int64(
+            ctx.order[o, 1, ctx.combo[(both >> (16 * o)) & 0xFFFF]]
+        )
+    return np.int64(
+        st.val[s, p] + st.val[o, p] + OWN_CLASS_SCORE[own] + BLOCK_CLASS_SCORE[opp]
+    )
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def generate(
     st, ctx, ply: int, tt_move: int, defend: bool, prev: int, start: int = 0, skip: int = -1
 ) -> int:
@@ -367,18 +388,10 @@ def generate(
     near = st.near
     cls_s = st.cls[s]
     cls_o = st.cls[o]
-    val_s = st.val[s]
-    val_o = st.val[o]
     hist = ctx.history[s]
     use_cont = prev >= 0 and ctx.features[F_CONTHIST] != 0
     cont = ctx.conthist[s, prev if prev >= 0 else 0]
     stride = st.info[2]
-    learned = ctx.stats[S_ORDER] != 0
-    order_own = ctx.order[s, 0]
-    order_opp = ctx.order[o, 1]
-    combo = ctx.combo
-    shift_s = 16 * s
-    shift_o = 16 * o
     for p in range(ncells):
         if near[p] == 0 or cells[p] != EMPTY or p == skip:
             continue
@@ -392,13 +405,7 @@ def generate(
                 continue
         if defend and own < C_FOUR and (opp < C_FOUR or opp == C_FORBID):
             continue
-        if learned:
-            both = np.int64(st.p4[p])
-            score = np.int64(order_own[combo[(both >> shift_s) & 0xFFFF]]) + np.int64(
-                order_opp[combo[(both >> shift_o) & 0xFFFF]]
-            )
-        else:
-            score = val_s[p] + val_o[p] + OWN_CLASS_SCORE[own] + BLOCK_CLASS_SCORE[opp]
+        score = static_order(st, ctx, p, s, own, opp)
         score += hist[p] >> 6
         if use_cont:
             score += np.int32(cont[p]) >> 4
@@ -682,6 +689,11 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
     old_alpha = alpha
     tried = 0
     excluded = ctx.excluded
+    # reductions by the static order: a quiet move far below the best static order of the
+    # moves tried so far is reduced one ply more, one close to it (or above it) one ply less
+    policy_reduce = ctx.stats[S_POLICY_REDUCE]
+    policy_keep = ctx.stats[S_POLICY_KEEP]
+    top_order = -INF
     i = -1
     while True:
         i += 1
@@ -714,6 +726,12 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             or (opp >= ctx.stats[S_TACTICAL_OPP] and opp != C_FORBID)
         )
         new_depth = new_depth_base
+        order_gap = 0
+        if policy_reduce > 0 and depth >= 3:
+            order = static_order(st, ctx, mv, s, own, opp)
+            order_gap = top_order - order if tried > 0 else 0
+            if order > top_order:
+                top_order = order
         if ply > 0 and not pv_node and not tactical and best > -WIN_BOUND and tried > 0:
             # move-count pruning near the horizon: the ordering has put the moves that matter
             # first
@@ -742,6 +760,11 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                 r = np.int64(ctx.lmr[min(depth, 63), min(tried, MAX_MOVES - 1)])
                 if pv_node and r > 0:
                     r -= 1
+                if policy_reduce > 0:
+                    if order_gap >= policy_reduce:
+                        r += 1
+                    elif order_gap <= policy_keep and r > 0:
+                        r -= 1
                 if ply == 0 and own >= C_THREE and own != C_FORBID and features[F_ROOT_THREATS]:
                     # a root move making an open three may start a win that only a search
                     # to nearly full depth sees (docs/engine.md "Root threats")
