@@ -844,16 +844,18 @@ def train() -> None:
 @click.option("--fit/--no-fit", default=True, help="Fit a table after the games (default on).")
 @click.option(
     "--target",
-    type=click.Choice(["eval", "order"]),
+    type=click.Choice(["eval", "order", "choice"]),
     default="eval",
     show_default=True,
-    help="What to fit: the evaluation's table, or the search's move order (a policy fitted "
-    "to the moves the self-play search chose).",
+    help="What to fit: the evaluation's table to results and scores (eval), the search's "
+    "move order to the moves the self-play search chose (order), or the evaluation's table "
+    "to those moves (choice: the chosen move's position should evaluate best).",
 )
 def train_gomoku(**kw) -> None:
     """Self-play games at a fixed node budget, then fit the learned evaluation's table of
     pattern-combination values to their results and search scores (or, with --target order,
-    the search's move order to the moves it chose)."""
+    the search's move order to the moves it chose; with --target choice, the evaluation to
+    those moves)."""
     from plies.tune.train import TrainRequest
     from plies.tune.train import train_gomoku as run
 

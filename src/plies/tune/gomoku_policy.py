@@ -85,15 +85,40 @@ def hand_tables(rule: str) -> np.ndarray:
     return out
 
 
+def candidates(st, rule: str) -> np.ndarray:
+    """The cells the search generates for the side to move of engine state ``st`` (a position
+    without a five to make or block): empty, within two cells of a stone, not forbidden to
+    Renju black; only our fours and the defences when the opponent has an open three."""
+    from plies.gomoku.engine import search as S
+    from plies.gomoku.engine import state as ST
+    from plies.gomoku.engine import vcf as V
+    from plies.gomoku.rules import BLACK, EMPTY
+
+    s = int(st.info[ST.I_SIDE]) - 1
+    o = 1 - s
+    stride = int(st.info[ST.I_STRIDE])
+    cells = np.flatnonzero((st.cells == EMPTY) & (st.near > 0))
+    own_cls = st.cls[s, cells] & 7
+    opp_cls = st.cls[o, cells] & 7
+    keep = np.ones(len(cells), dtype=bool)
+    if s + 1 == BLACK and rule == "renju":
+        for k, p in enumerate(cells):
+            raw = int(st.cls[s, p])
+            if (raw & 7) == ST.C_FORBID or (
+                raw & ST.CHECK_FLAG and V.is_forbidden(st.cells, stride, int(p))
+            ):
+                keep[k] = False
+    if S.real_threat_exists(st, o, ST.C_FLEX4):
+        keep &= (own_cls >= ST.C_FOUR) | ((opp_cls >= ST.C_FOUR) & (opp_cls != ST.C_FORBID))
+    return cells[keep]
+
+
 def policy_data(
     games: list[dict], rule: str, progress: Callable[[int, int], None] | None = None
 ) -> PolicyData:
     """The candidate cells and chosen moves of every engine move of ``games`` (all ``rule``)."""
     from plies.gomoku import Board
-    from plies.gomoku.engine import search as S
     from plies.gomoku.engine import state as ST
-    from plies.gomoku.engine import vcf as V
-    from plies.gomoku.rules import BLACK, EMPTY
 
     shared = rule != "renju"
     index_of = combos.combo_of_index().astype(np.int64)
@@ -115,22 +140,7 @@ def policy_data(
             s = ply % 2
             o = 1 - s
             if score is not None and st.counts[s, ST.C_FIVE] == 0 and st.counts[o, ST.C_FIVE] == 0:
-                cells = np.flatnonzero((st.cells == EMPTY) & (st.near > 0))
-                own_cls = st.cls[s, cells] & 7
-                opp_cls = st.cls[o, cells] & 7
-                keep = np.ones(len(cells), dtype=bool)
-                if s + 1 == BLACK and rule == "renju":
-                    for k, p in enumerate(cells):
-                        raw = int(st.cls[s, p])
-                        if (raw & 7) == ST.C_FORBID or (
-                            raw & ST.CHECK_FLAG and V.is_forbidden(st.cells, stride, int(p))
-                        ):
-                            keep[k] = False
-                if S.real_threat_exists(st, o, ST.C_FLEX4):
-                    keep &= (own_cls >= ST.C_FOUR) | (
-                        (opp_cls >= ST.C_FOUR) & (opp_cls != ST.C_FORBID)
-                    )
-                cells = cells[keep]
+                cells = candidates(st, rule)
                 if len(cells) >= 2 and chosen in cells:
                     packed = st.p4[cells].astype(np.int64)
                     per_side = (index_of[packed & 0xFFFF], index_of[packed >> 16])

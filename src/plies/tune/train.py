@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plies.tune import gomoku_data, gomoku_fit, gomoku_policy
+from plies.tune import gomoku_choice, gomoku_data, gomoku_fit, gomoku_policy
 
-PRIORS = {"eval": 1e-7, "order": 1e-4}  # the pull toward the hand-written values
+# the pull toward the hand-written values, per target
+PRIORS = {"eval": 1e-7, "order": 1e-4, "choice": 1e-4}
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,8 @@ def train_gomoku(request: TrainRequest, console: Any) -> dict | None:
     games += gomoku_data.load_games(list(request.extra_data))
     if request.target == "order":
         return _train_order(request, games, console)
+    if request.target == "choice":
+        return _train_choice(request, games, console)
     with _bar(console) as bar:
         task = bar.add_task("positions", total=len(games))
         data = gomoku_fit.features(
@@ -140,4 +143,33 @@ def _train_order(request: TrainRequest, games: list[dict], console: Any) -> dict
             f"{hand['cross_entropy']:.3f} -> {fitted['cross_entropy']:.3f}"
         )
     console.print(f"move order written to {path} (report: {path.with_suffix('.json')})")
+    return result.report
+
+
+def _train_choice(request: TrainRequest, games: list[dict], console: Any) -> dict:
+    """Fit the evaluation's table to the moves the self-play search chose
+    (:mod:`plies.tune.gomoku_choice`) and save it with its report."""
+    with _bar(console) as bar:
+        task = bar.add_task("positions", total=len(games))
+        data = gomoku_choice.choice_data(
+            games, request.rule, progress=lambda d, t: bar.update(task, completed=d, total=t)
+        )
+        task = bar.add_task("fit", total=request.steps)
+        result = gomoku_choice.fit(
+            data,
+            request.rule,
+            steps=request.steps,
+            prior=PRIORS["choice"] if request.prior is None else request.prior,
+            progress=lambda d, t: bar.update(task, completed=d, total=t),
+        )
+    result.report.update(games=len(games), nodes=request.nodes, seed=request.seed)
+    path = gomoku_fit.save(result, request.rule, request.out)
+    hand, fitted = result.report["hand_test"], result.report["fit_test"]
+    if hand and fitted:
+        console.print(
+            f"{data.positions} positions from {len(games)} games; held-out: chosen move's "
+            f"child evaluated best {hand['top1']:.1%} -> {fitted['top1']:.1%}, cross-entropy "
+            f"{hand['cross_entropy']:.3f} -> {fitted['cross_entropy']:.3f}"
+        )
+    console.print(f"table written to {path} (report: {path.with_suffix('.json')})")
     return result.report
