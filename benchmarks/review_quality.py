@@ -10,7 +10,8 @@ printed and, with ``--json``, written:
 
 * **equal-budget errors**: each game is reviewed at the budget it was played with; a move
   labelled worse than an inaccuracy (mistake, blunder, missed win) is an error of the review
-  or of the player at that budget. Target: at most 1 per 10 games.
+  or of the player at that budget (the random opening stones of the games are not counted:
+  they are no engine's moves). Target: at most 1 per 10 games.
 * **consistency**: rows whose "after" differs from the next row's "before" (seen from the
   other side) by more than 0.02; lines that do not replay legally from their position or do
   not start at the move their row names (best line, the missed win, the refutation).
@@ -53,12 +54,15 @@ from plies.tune.gomoku_data import SelfPlaySettings, play_game  # noqa: E402
 WORSE_THAN_INACCURACY = ("mistake", "blunder", "missed_win")
 
 
-def self_play_games(rule: str, nodes: int, games: int, seed: int) -> list[list[Move]]:
+def self_play_games(rule: str, nodes: int, games: int, seed: int) -> list[tuple[list[Move], int]]:
+    """``games`` seeded self-play games: each game's moves and how many of its first moves
+    were random opening stones (not engine moves)."""
     settings = SelfPlaySettings(rule=rule, size=15, nodes=nodes, evaluation="classic")
     out = []
     for i in range(games):
         record = play_game(settings, seed + i)
-        out.append([Move(*map(int, m.split(","))) for m in record["moves"]])
+        moves = [Move(*map(int, m.split(","))) for m in record["moves"]]
+        out.append((moves, int(record["opening"])))
     return out
 
 
@@ -267,13 +271,15 @@ def main() -> int:
         "threat_cells": 0, "threat_wrong": 0, "injected": 0, "flagged": 0, "blunders": 0,
     }  # fmt: skip
     ref_engine = Engine(args.rule, 15, hash_mb=64)
-    for gi, moves in enumerate(games):
+    for gi, (moves, random_stones) in enumerate(games):
         start = time.perf_counter()
         review = review_record(record_of(moves, args.rule), budget, workers=args.workers)
         totals["seconds"] += time.perf_counter() - start
         totals["positions"] += len(moves) + 1
         totals["rows"] += len(review.moves)
         for row in review.moves:
+            if row.ply <= random_stones:
+                continue  # a random opening stone, not an engine move at the budget
             if row.classification in WORSE_THAN_INACCURACY:
                 totals["worse_than_inaccuracy"] += 1
             elif row.classification == "inaccuracy":
@@ -303,7 +309,7 @@ def main() -> int:
                     totals["agree_rapfi"] += theirs == row.best_move
         print(f"game {gi + 1}/{len(games)}: {len(moves)} moves, running totals {totals}")
     rng = random.Random(args.seed)
-    for gi, moves in enumerate(games):
+    for gi, (moves, _) in enumerate(games):
         injected = inject_losing_move(moves, args.rule, rng, ref_engine)
         if injected is None:
             continue
