@@ -305,6 +305,37 @@ def test_the_searchs_own_choice_loses_by_hindsight_only():
     assert other.classification == "mistake" and not other.hindsight
 
 
+def test_an_unproven_loss_within_the_budgets_noise_is_an_inaccuracy_at_worst():
+    # b's loss (wp(100) - wp(-250) = 0.175 here) is a mistake by the thresholds; with a noise
+    # band above it the move is an inaccuracy, marked as such
+    evals = {0: _pos(0, ("a", 100), ("b", 50)), 1: _pos(1, ("c", 250))}
+    values = position_values(evals, ["b"], RULES)
+    plain = score_from_values("b", values[0], values[1], RULES, thresholds=_T)
+    assert plain.classification == "mistake" and not plain.within_noise
+    wide = score_from_values("b", values[0], values[1], RULES, thresholds=_T, noise=0.25)
+    assert wide.classification == "inaccuracy" and wide.within_noise
+    assert wide.loss == plain.loss  # the loss and the chances stay what they are
+    narrow = score_from_values("b", values[0], values[1], RULES, thresholds=_T, noise=0.1)
+    assert narrow.classification == "mistake" and not narrow.within_noise
+    # a proof after the move (the opponent's win) is no noise: the verdict stands
+    evals[1] = _pos(1, ("c", 1000), terminal="loss")
+    values = position_values(evals, ["b"], RULES)
+    proven = score_from_values("b", values[0], values[1], RULES, thresholds=_T, noise=1.0)
+    assert values[1].proof is not None
+    assert proven.classification == "blunder" and not proven.within_noise
+
+
+def test_search_noise_follows_the_calibration():
+    from plies.analysis.gomoku import NOISE_P90, search_noise
+
+    (n0, p0), (n1, p1) = NOISE_P90[0], NOISE_P90[-1]
+    assert search_noise(0) == 0.0
+    assert search_noise(n0 // 10) == pytest.approx(2**0.5 * p0)
+    assert search_noise(n1 * 10) == pytest.approx(2**0.5 * p1)
+    middle = search_noise(int((NOISE_P90[0][0] * NOISE_P90[1][0]) ** 0.5))
+    assert 2**0.5 * min(p0, NOISE_P90[1][1]) <= middle <= 2**0.5 * max(p0, NOISE_P90[1][1])
+
+
 def test_equal_alternative_is_best_with_a_note_and_a_lower_one_is_not():
     evals = {0: _pos(0, ("a", 100), ("b", 100)), 1: _pos(1, ("c", -100))}
     values = position_values(evals, ["b"], RULES)

@@ -10,6 +10,7 @@ then judged from the analyses before and after it (see docs/review.md for the ru
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -106,6 +107,41 @@ class GomokuAnalyser:
         board = Board(width=self.width, height=self.height, rule=self.rule, forbidden="loses")
         board.play_moves([Move(x, y) for x, y in job.moves])
         return analyse_position(self.engine, board, self.budget).to_dict()
+
+
+# How far a search of so many nodes is from a deeper one, in win probability: the 90th
+# percentile of the absolute difference over 35-43 self-play positions (freestyle 15x15, MultiPV
+# 3, fresh tables; the deeper search has 10 times the nodes, 4 times from 200,000 nodes;
+# benchmarks/review_noise.py, docs/review.md "Search noise"). Two moves judged by two such
+# searches differ by up to sqrt(2) times it from noise alone (search_noise).
+NOISE_P90 = (
+    (2000, 0.1859),
+    (4000, 0.1804),
+    (8000, 0.1405),
+    (20000, 0.1249),
+    (50000, 0.1300),
+    (200000, 0.1061),
+)
+
+
+def search_noise(nodes: int) -> float:
+    """The win-probability difference that two searches of ``nodes`` nodes (about) can give
+    two equal moves: ``sqrt(2)`` times :data:`NOISE_P90`, interpolated on log nodes and held
+    at the ends of the table (0 for a position searched with no nodes)."""
+    if nodes <= 0:
+        return 0.0
+    xs = [math.log(n) for n, _ in NOISE_P90]
+    ys = [p for _, p in NOISE_P90]
+    x = math.log(nodes)
+    if x <= xs[0]:
+        p90 = ys[0]
+    elif x >= xs[-1]:
+        p90 = ys[-1]
+    else:
+        k = next(i for i in range(1, len(xs)) if x <= xs[i])
+        f = (x - xs[k - 1]) / (xs[k] - xs[k - 1])
+        p90 = ys[k - 1] + f * (ys[k] - ys[k - 1])
+    return math.sqrt(2.0) * p90
 
 
 def _alg(board: Board, m: Move) -> str:
@@ -303,7 +339,8 @@ def judge_move(
     threats = before.facts.get("threats", {})
     own, theirs = threats.get(mover, {}), threats.get(opp, {})
     first = before.lines[0].move if before.lines else None
-    score = score_from_values(move, vb, va, rules, thresholds, first_choice=first)
+    noise = search_noise(before.nodes)
+    score = score_from_values(move, vb, va, rules, thresholds, first_choice=first, noise=noise)
     top, is_best, classification = score.top, score.is_best, score.classification
     lines = score.lines
     categories: list[str] = []
@@ -432,6 +469,8 @@ def judge_move(
         if classification in BAD_CLASSES and best:
             if score.hindsight and classification == "inaccuracy":
                 notes.append(t("note_hindsight", move=mv))
+            elif score.within_noise and classification == "inaccuracy":
+                notes.append(t("note_noise", move=mv, best=best))
             notes.append(better_note(t, score))
     if (
         classification in BAD_CLASSES

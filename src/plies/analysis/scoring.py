@@ -391,6 +391,7 @@ class MoveScore:
     lines: list[LineEval]
     equal: bool = False  # the played move is not the top line's but scores the same
     hindsight: bool = False  # the position's own search chose it: its loss is hindsight only
+    within_noise: bool = False  # an unproven loss the budget's search cannot tell from noise
 
 
 def score_from_values(
@@ -400,6 +401,7 @@ def score_from_values(
     rules: ValueRules,
     thresholds: Thresholds,
     first_choice: str | None = None,
+    noise: float = 0.0,
 ) -> MoveScore:
     """The scores of ``move`` from the one value before it and after it: before = V(i),
     after = -V(i+1), loss = wp(V(i)) - wp(-V(i+1)), at least 0.
@@ -408,7 +410,12 @@ def score_from_values(
     that one, its loss comes only from hindsight (the deeper values of the positions after
     it), which the search at the review's budget could not see, so the loss alone makes it
     an inaccuracy at worst (``hindsight``); the adapters' proofs (a missed proven win, a
-    proven refutation) still override."""
+    proven refutation) still override.
+
+    ``noise`` is how far apart two searches of the budget the positions were searched with
+    may value equal moves (win probability; the adapter's calibration): a loss below it that
+    no proof backs (neither value is exact) makes the move an inaccuracy at worst
+    (``within_noise``), a cautious verdict rather than a wrong one."""
     top = before.top
     if after is not None:
         played = parent_score(after.score, rules.bound)
@@ -425,11 +432,18 @@ def score_from_values(
     if classification == "best" and not is_best:
         classification = "excellent"  # no loss in winning chances, but a lower score
     hindsight = move == first_choice and classification in ("mistake", "blunder")
-    if hindsight:
+    unproven = before.proof is None and (after is None or after.proof is None)
+    within_noise = (
+        not hindsight
+        and unproven
+        and loss < noise
+        and classification in ("mistake", "blunder")
+    )
+    if hindsight or within_noise:
         classification = "inaccuracy"
     return MoveScore(
         top, played, best, is_best, wp_before, wp_after, loss, classification,
-        list(before.lines), equal, hindsight,
+        list(before.lines), equal, hindsight, within_noise,
     )  # fmt: skip
 
 

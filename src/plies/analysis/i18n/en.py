@@ -64,6 +64,8 @@ MESSAGES: dict[str, str] = {
     "note_equal": "{move} and {best} are equally good.",
     "note_hindsight": "The search chose {move} here too; only the later positions show what it "
     "gives away.",
+    "note_noise": "At this budget the search cannot reliably tell {move} from {best} (the "
+    "difference is within its measured noise); a deeper review may judge it differently.",
     "note_better": "Best was {best} ({line}); winning chances {before}% → {after}%.",
     # report
     "title": "Game review",

@@ -67,6 +67,8 @@ MESSAGES: dict[str, str] = {
     "note_equal": "Nước {move} và nước {best} tốt ngang nhau.",
     "note_hindsight": "Máy cũng chọn nước {move} ở đây; chỉ các thế cờ sau mới cho thấy nước "
     "này mất gì.",
+    "note_noise": "Với mức phân tích này, máy chưa phân biệt chắc chắn {move} với {best} (chênh "
+    "lệch nằm trong sai số đo được của nó); phân tích sâu hơn có thể đánh giá khác.",
     "note_better": "Nước tốt nhất là {best} ({line}); khả năng thắng {before}% → {after}%.",
     # báo cáo
     "title": "Phân tích ván cờ",
