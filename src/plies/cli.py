@@ -138,6 +138,18 @@ def _rule_option(help_text: str, **kwargs: Any) -> Callable:
     )
 
 
+def _opening_option(help_text: str) -> Callable:
+    """The ``--opening`` option: a Gomoku opening rule (free, pro, long-pro; docs/rules.md)."""
+    from plies.gomoku.opening_rule import OPENING_NAMES
+
+    return click.option(
+        "--opening",
+        "opening_rule",
+        type=click.Choice(OPENING_NAMES, case_sensitive=False),
+        help=help_text,
+    )
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="plies")
 def cli() -> None:
@@ -177,11 +189,19 @@ def demo(html_out: str | None, width: int | None) -> None:
     help="Record format (default: from the extension, else the content).",
 )
 @click.option("--forbidden", is_flag=True, help="Mark black's forbidden points (Renju).")
-def show(file: str, rule: str | None, size: str | None, fmt: str | None, forbidden: bool) -> None:
+@_opening_option("Replay under this opening rule (default: the record's, else free).")
+def show(
+    file: str,
+    rule: str | None,
+    size: str | None,
+    fmt: str | None,
+    forbidden: bool,
+    opening_rule: str | None,
+) -> None:
     """Print the final position and result of a game record (.psq, .sgf or a move list; -
     reads stdin)."""
     record = load_record(file, fmt, rule=rule, size=size)
-    board = record.to_board(forbidden="loses")
+    board = record.to_board(forbidden="loses", opening=opening_rule)
     print_game(record, board, show_forbidden=forbidden)
 
 
@@ -249,6 +269,7 @@ def _size_option(size: str | None) -> tuple[int, int]:
 )
 @click.option("--moves", default="", help="Opening moves to start from, e.g. 'h8 h9 i10'.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Save the game (.psq, .sgf, .txt).")
+@_opening_option("Opening rule (default: pro for caro and caro5, else free).")
 def play(
     rule: str,
     size: str | None,
@@ -259,6 +280,7 @@ def play(
     hash_mb: float,
     moves: str,
     save: str | None,
+    opening_rule: str | None,
 ) -> None:
     """Play a game in the terminal: you against the engine, or engine against engine."""
     from plies.gomoku.engine import Engine
@@ -267,7 +289,10 @@ def play(
     from plies.gomoku.records import GameRecord, save_record
 
     width, height = _size_option(size)
-    board = Board(width=width, height=height, rule=rule)
+    from plies.gomoku.opening_rule import opening_name
+
+    opening = opening_name(opening_rule, rule)
+    board = Board(width=width, height=height, rule=rule, opening=opening)
     board.play_moves(parse_moves(moves, width, height) if moves.strip() else [])
     _ensure_kernels("gomoku")
     engine = Engine(rule, width=width, height=height, hash_mb=hash_mb, threads=threads)
@@ -521,6 +546,7 @@ def _arena_options(func):
             help="Default: chess for UCI engines, else gomoku.",
         ),
         _rule_option("Gomoku rule.", default="freestyle", show_default=True),
+        _opening_option("Gomoku opening rule (default: pro for caro and caro5, else free)."),
         click.option(
             "--size", metavar="N|WxH", help="Board size (Gomoku default 15; dots RxC boxes, 3x3)."
         ),
@@ -616,6 +642,7 @@ def _run_arena(verb: str, fmt: str, kw: dict, sprt: dict | None = None) -> None:
     out_dir = kw.pop("out_dir") or f"plies-{verb}-{dt.datetime.now():%Y%m%d-%H%M%S}"
     game_format, json_out, live = kw.pop("game_format"), kw.pop("json_out"), kw.pop("live")
     kw["max_moves"] = kw.pop("maxmoves")
+    kw["opening"] = kw.pop("opening_rule")
     config = build_config(list(kw.pop("engines")), fmt=fmt, **kw, **(sprt or {}))
     writer = GameWriter(out_dir, game_format, event=f"plies {verb}")
     out = _console()
@@ -718,9 +745,11 @@ def _analyze_movetime_help() -> str:
     help="PGN: review only game N (from 1). Default: every game of the file, the reports "
     "of game N going to OUT-N.json / OUT-N.html when there are several.",
 )
+@_opening_option("Gomoku opening rule (default: the record's, else free).")
 @_width_option
 def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, json_out,
-            html_out, book, no_cache, all_moves, game_number, width) -> None:  # fmt: skip
+            html_out, book, no_cache, all_moves, game_number, opening_rule,
+            width) -> None:  # fmt: skip
     """Review a game: every move judged, mistakes and missed wins explained. FILE is .psq,
     .sgf or a move list (Gomoku), or .pgn (chess: every game of the file, or --game N);
     - reads stdin, a PGN when it starts with a tag pair or has move numbers or SAN moves
@@ -763,6 +792,8 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
         from plies.analysis import chess as chess_review
 
         chess_review.check_options(rule, size, book)
+        if opening_rule:
+            raise InvalidOption("--opening does not apply to a chess game (.pgn)")
         _ensure_kernels("chess")
         chess_review.review_file(
             file, request, console=_console(width), game=game_number, text=text
@@ -785,7 +816,15 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
     if text is not None:
         sys.stdin = io.StringIO(text)  # the Gomoku reader reads "-" from stdin
     try:
-        review_file(file, request, rule=rule, size=size, book=book, console=_console(width))
+        review_file(
+            file,
+            request,
+            rule=rule,
+            size=size,
+            book=book,
+            opening=opening_rule,
+            console=_console(width),
+        )
     finally:
         sys.stdin = saved
 

@@ -86,24 +86,42 @@ class AnalyserFactory:
     height: int
     budget: Budget
     hash_mb: float = 32
+    opening: str = "free"
 
     def __call__(self) -> GomokuAnalyser:
-        return GomokuAnalyser(self.rule, self.width, self.height, self.budget, self.hash_mb)
+        return GomokuAnalyser(
+            self.rule, self.width, self.height, self.budget, self.hash_mb, self.opening
+        )
 
 
 class GomokuAnalyser:
     """One engine, analysing positions one at a time (``analyser(job) -> dict``)."""
 
-    def __init__(self, rule: str, width: int, height: int, budget: Budget, hash_mb: float = 32):
+    def __init__(
+        self,
+        rule: str,
+        width: int,
+        height: int,
+        budget: Budget,
+        hash_mb: float = 32,
+        opening: str = "free",
+    ):
         from plies.gomoku.engine import Engine
 
         self.rule, self.width, self.height, self.budget = rule, width, height, budget
+        self.opening = opening
         self.engine = Engine(
             rule, width=width, height=height, hash_mb=hash_mb, threads=budget.threads
         )
 
     def __call__(self, job: GomokuJob) -> dict[str, Any]:
-        board = Board(width=self.width, height=self.height, rule=self.rule, forbidden="loses")
+        board = Board(
+            width=self.width,
+            height=self.height,
+            rule=self.rule,
+            forbidden="loses",
+            opening=self.opening,
+        )
         board.play_moves([Move(x, y) for x, y in job.moves])
         return analyse_position(self.engine, board, self.budget).to_dict()
 
@@ -213,9 +231,11 @@ def _threat_facts(engine, board: Board, budget: Budget, to_move: str) -> dict[st
 
 
 def cache_key(board: Board, budget: Budget) -> str:
-    """The cache key of a position: hash and side to move, rule, size, budget, version."""
+    """The cache key of a position: hash and side to move, rule (with its opening rule unless
+    ``free``), size, budget, version."""
+    rule = board.rule if board.opening == "free" else f"{board.rule}+{board.opening}"
     return (
-        f"{ANALYSIS_VERSION}:{board.rule}:{board.width}x{board.height}:"
+        f"{ANALYSIS_VERSION}:{rule}:{board.width}x{board.height}:"
         f"{board.hash:016x}:{len(board)}:{board.to_move}:{budget.key()}"
     )
 
@@ -477,6 +497,7 @@ def review_record(
     budget: Budget,
     *,
     rule: str | None = None,
+    opening: str | None = None,
     lang: str = "en",
     workers: int = 1,
     cache: Any = None,
@@ -487,12 +508,22 @@ def review_record(
 ) -> Review:
     """Review a Gomoku-family game: analyse every position (on ``workers`` processes, through
     ``cache``), judge every move, summarise. ``on_progress(done, total, cached)`` is called
-    after each position. Ctrl-C returns the moves finished so far (``complete=False``)."""
+    after each position. Ctrl-C returns the moves finished so far (``complete=False``).
+    ``opening``: the opening rule (else the record's, else ``free``); a move that breaks it
+    raises :class:`~plies.errors.InvalidRecord`, and no suggested move breaks it."""
     t = translator(lang)
-    board = record.to_board(rule=rule, forbidden="loses")
+    board = record.to_board(rule=rule, forbidden="loses", opening=opening)
     moves = board.history
-    factory = AnalyserFactory(board.rule, board.width, board.height, budget, hash_mb)
-    replay = Board(width=board.width, height=board.height, rule=board.rule, forbidden="loses")
+    factory = AnalyserFactory(
+        board.rule, board.width, board.height, budget, hash_mb, board.opening
+    )
+    replay = Board(
+        width=board.width,
+        height=board.height,
+        rule=board.rule,
+        forbidden="loses",
+        opening=board.opening,
+    )
     jobs = []
     for i in range(len(moves) + 1):
         jobs.append((cache_key(replay, budget), GomokuJob(tuple((m.x, m.y) for m in moves[:i]))))
@@ -524,7 +555,13 @@ def review_record(
         """The positions after the best alternatives ``(i, move)`` (played at position i)."""
         extra = []
         for i, text in pairs:
-            alt = Board(width=board.width, height=board.height, rule=board.rule, forbidden="loses")
+            alt = Board(
+                width=board.width,
+                height=board.height,
+                rule=board.rule,
+                forbidden="loses",
+                opening=board.opening,
+            )
             alt.play_moves(moves[:i])
             alt.play(text)
             extra.append(
@@ -565,6 +602,7 @@ def review_record(
     game = {
         "game": "gomoku",
         "rule": board.rule,
+        "opening_rule": board.opening,
         "width": board.width,
         "height": board.height,
         "players": {"black": record.players[0], "white": record.players[1]},
@@ -585,6 +623,7 @@ def review_file(
     rule: str | None = None,
     size: str | None = None,
     book: str | None = None,
+    opening: str | None = None,
     console=None,
 ) -> Review:
     """``plies analyze``: read the game (``-`` is stdin), review it with a progress bar, print
@@ -610,6 +649,7 @@ def review_file(
             record,
             budget,
             rule=rule,
+            opening=opening,
             lang=request.lang,
             workers=request.pool_size(),
             cache=cache,

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from plies import __version__
+from plies.errors import InvalidOption
+from plies.gomoku import opening_rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from plies.gomoku.board import Board
@@ -468,6 +470,11 @@ class Brain:
                 self.debug = number != 0
             self.info[key] = number
             self.info_sent.add(key)
+        elif key == "opening":
+            try:
+                self.info[key] = opening_rule.opening_name(value)
+            except InvalidOption as exc:
+                raise BrainError(f"INFO opening {value[:40]!r}: {exc}") from None
         else:
             self.info[key] = value  # folder, evaluate, and keys we do not use
 
@@ -667,8 +674,29 @@ class Brain:
             self._new_game = False
         return self.engine
 
+    def own_opening(self, board: Board) -> str:
+        """The opening rule the brain's own moves obey: ``INFO opening``, else the rule's
+        default (``pro`` for Caro); ``free`` on a board too small for it. The manager referees
+        the opponent's moves: the brain never refuses them for the opening rule."""
+        rule, _ = rule_from_info(int(self.info["rule"]))
+        name = self.info.get("opening") or opening_rule.default_opening(rule)
+        try:
+            opening_rule.check_board(name, board.width, board.height)
+        except InvalidOption:
+            return "free"
+        return name
+
+    def _own_view(self, board: Board) -> Board:
+        """``board`` under the brain's own opening rule (a copy when it is not ``free``)."""
+        name = self.own_opening(board)
+        if name == board.opening:
+            return board
+        view = board.copy()
+        view.opening = name
+        return view
+
     def choose_move(self, t0: float) -> tuple[int, int]:
-        board = self.board()
+        board = self._own_view(self.board())
         if board.is_over:
             raise BrainError("the game is over: no move to make")
         if len(board) == 0 and not self._game().stones:
