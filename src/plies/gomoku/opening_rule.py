@@ -52,12 +52,12 @@ def min_distance(opening: str) -> int:
 
 def check_board(opening: str, width: int, height: int) -> None:
     """Raise :class:`InvalidOption` when no cell of a ``width`` x ``height`` board is far
-    enough from the centre for the opening's move 3 (``pro`` needs a side of 7 or more,
-    ``long-pro`` 9 or more)."""
+    enough from the centre for the opening's move 3 (``pro`` needs a side of 6 or more,
+    ``long-pro`` 8 or more)."""
     dist = min_distance(opening)
     if dist and max(width // 2, height // 2) < dist:
         raise InvalidOption(
-            f"the {opening} opening rule needs a board side of at least {2 * dist + 1}, "
+            f"the {opening} opening rule needs a board side of at least {2 * dist}, "
             f"not {width}x{height}"
         )
 
