@@ -576,7 +576,8 @@ def _arena_options(func):
         click.option(
             "--openings",
             metavar="FILE",
-            help="Openings: renju26, a Gomoku offset file, .psq/.sgf, or .epd/.pgn for chess.",
+            help="Openings: renju26, balanced (the shipped set for the rule and size), a Gomoku "
+            "offset file, .psq/.sgf, or .epd/.pgn for chess.",
         ),
         click.option(
             "--openings-order",
@@ -827,6 +828,64 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
         )
     finally:
         sys.stdin = saved
+
+
+@cli.group()
+def openings() -> None:
+    """Balanced Gomoku opening sets (docs/arena.md, Balanced openings)."""
+
+
+@openings.command("generate")
+@_rule_option("The rule.", default="freestyle", show_default=True)
+@click.option("--size", metavar="N|WxH", help="Board size (default 15).")
+@_opening_option("Opening rule the openings obey (default: pro for caro and caro5, else free).")
+@click.option("--count", type=int, default=100, show_default=True, help="Openings to keep.")
+@click.option(
+    "--max-eval",
+    type=int,
+    default=120,
+    show_default=True,
+    help="Keep an opening when its search score is within this many centi-units of 0.",
+)
+@click.option(
+    "--nodes", type=int, default=20000, show_default=True, help="Nodes of each judging search."
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first try.")
+@click.option("--workers", type=int, help="Processes (default: cores - 1).")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="The offset file.")
+def openings_generate(rule, size, opening_rule, count, max_eval, nodes, seed, workers, out):
+    """Write COUNT random openings that plies judges balanced, as a Gomocup offset file."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from plies.gomoku import balanced
+    from plies.gomoku.opening_rule import opening_name
+
+    width, height = _size_option(size)
+    settings = balanced.BalanceSettings(
+        rule, width, height, opening_name(opening_rule, rule), nodes, max_eval, seed
+    )
+    _ensure_kernels("gomoku")
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=_console(), transient=True) as progress:
+        task = progress.add_task("balanced openings", total=count)
+
+        def on_progress(kept: int, tried: int) -> None:
+            progress.update(task, completed=kept, description=f"{tried} tried")
+
+        lines = balanced.generate(
+            settings, count, workers or max(1, (os.cpu_count() or 2) - 1), on_progress
+        )
+    Path(out).write_text(balanced.header(settings, len(lines)) + "\n" + "\n".join(lines) + "\n")
+    _console().print(Text(f"{len(lines)} openings -> {out}"))
+
+
+@openings.command("list")
+def openings_list() -> None:
+    """The balanced sets that ship with plies (for --openings balanced)."""
+    from plies.gomoku import balanced
+
+    for name in balanced.shipped_sets():
+        _console().print(Text(name[:-4]))
 
 
 @cli.group()

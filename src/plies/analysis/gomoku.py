@@ -514,9 +514,7 @@ def review_record(
     t = translator(lang)
     board = record.to_board(rule=rule, forbidden="loses", opening=opening)
     moves = board.history
-    factory = AnalyserFactory(
-        board.rule, board.width, board.height, budget, hash_mb, board.opening
-    )
+    factory = AnalyserFactory(board.rule, board.width, board.height, budget, hash_mb, board.opening)
     replay = Board(
         width=board.width,
         height=board.height,
