@@ -270,6 +270,14 @@ def _size_option(size: str | None) -> tuple[int, int]:
 @click.option("--moves", default="", help="Opening moves to start from, e.g. 'h8 h9 i10'.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Save the game (.psq, .sgf, .txt).")
 @_opening_option("Opening rule (default: pro for caro and caro5, else free).")
+@click.option(
+    "--book",
+    "book_spec",
+    default="default",
+    show_default=True,
+    metavar="default|off|FILE",
+    help="Opening book the engine plays from (default: the one shipped for the game).",
+)
 def play(
     rule: str,
     size: str | None,
@@ -281,6 +289,7 @@ def play(
     moves: str,
     save: str | None,
     opening_rule: str | None,
+    book_spec: str,
 ) -> None:
     """Play a game in the terminal: you against the engine, or engine against engine."""
     from plies.gomoku.engine import Engine
@@ -295,7 +304,10 @@ def play(
     board = Board(width=width, height=height, rule=rule, opening=opening)
     board.play_moves(parse_moves(moves, width, height) if moves.strip() else [])
     _ensure_kernels("gomoku")
-    engine = Engine(rule, width=width, height=height, hash_mb=hash_mb, threads=threads)
+    from plies.gomoku.book import resolve_book
+
+    book = resolve_book(book_spec, board.rule, width, height, opening)
+    engine = Engine(rule, width=width, height=height, hash_mb=hash_mb, threads=threads, book=book)
     colors = {"white": {2}, "black": {1}, "both": {1, 2}, "none": set()}[engine_side]
     out = _console()
     if colors != {1, 2}:
@@ -886,6 +898,113 @@ def openings_list() -> None:
 
     for name in balanced.shipped_sets():
         _console().print(Text(name[:-4]))
+
+
+@cli.group()
+def book() -> None:
+    """Opening books built by plies' own searches (docs/engine.md, Opening book)."""
+
+
+@book.command("build")
+@click.argument("path", type=click.Path(dir_okay=False))
+@_rule_option("The rule.", default="freestyle", show_default=True)
+@click.option("--size", metavar="N|WxH", help="Board size (default 15).")
+@_opening_option("Opening rule (default: pro for caro and caro5, else free).")
+@click.option("--plies", type=int, default=4, show_default=True, help="Book moves per line.")
+@click.option("--nodes", type=int, default=20000, show_default=True, help="Nodes per search.")
+@click.option("--multipv", type=int, default=3, show_default=True, help="Moves per position.")
+@click.option(
+    "--window",
+    type=int,
+    default=60,
+    show_default=True,
+    help="Expand the moves within this many centi-units of the best.",
+)
+@click.option("--workers", type=int, help="Searches at once (default: cores - 1).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
+@click.option("--ray-address", help="Ray cluster address (default: a local instance).")
+@click.option("--max-positions", type=int, help="Stop after this many searches (resume later).")
+def book_build(path, rule, size, opening_rule, plies, nodes, multipv, window, workers, backend,
+               ray_address, max_positions) -> None:  # fmt: skip
+    """Build or resume the opening book PATH (SQLite) by searching the opening tree."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from plies.gomoku.opening_rule import opening_name
+    from plies.tune.book import BookSettings, build
+
+    width, height = _size_option(size)
+    settings = BookSettings(rule, width, height, opening_name(opening_rule, rule), plies, nodes,
+                            multipv, window)  # fmt: skip
+    _ensure_kernels("gomoku")
+    out = _console()
+    columns = (TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn())
+    try:
+        with Progress(*columns, console=out, transient=True) as progress:
+            task = progress.add_task("book", total=None)
+
+            def on_progress(done: int, left: int) -> None:
+                progress.update(task, description=f"{done} searched, {left} queued")
+
+            stats = build(
+                path, settings, workers=workers or max(1, (os.cpu_count() or 2) - 1),
+                backend=backend, ray_address=ray_address, max_positions=max_positions,
+                on_progress=on_progress,
+            )  # fmt: skip
+    except KeyboardInterrupt:
+        out.print(Text(f"interrupted: the searches finished are in {path}; run again to resume"))
+        raise SystemExit(130) from None
+    size_kb = Path(path).stat().st_size / 1024
+    out.print(Text(
+        f"{path}: {stats['positions']} positions, {stats['moves']} moves, "
+        f"{stats['queued']} queued, {size_kb:.0f} KB"
+    ))  # fmt: skip
+
+
+@book.command("show")
+@click.argument("path", type=click.Path(dir_okay=False))
+def book_show(path: str) -> None:
+    """The game, settings and size of the book PATH."""
+    from plies.gomoku.book import Book
+
+    b = Book(path)
+    out = _console()
+    out.print(Text(f"{path}: {b.describe()}"))
+    settings = {k: v for k, v in b.meta.items() if k not in ("rule", "width", "height", "format")}
+    out.print(Text("settings: " + ", ".join(f"{k} {v}" for k, v in sorted(settings.items()))))
+    stats = b.stats()
+    out.print(Text(
+        f"{stats['positions']} positions, {stats['moves']} moves, "
+        f"{stats['queued']} positions queued, "
+        f"{Path(path).stat().st_size / 1024:.0f} KB"
+    ))  # fmt: skip
+
+
+@book.command("probe")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--moves", default="", help="The position, e.g. 'h8 h9' (default: empty board).")
+def book_probe(path: str, moves: str) -> None:
+    """The book moves of a position, best first, and the time the probe took."""
+    import time
+
+    from plies.gomoku.book import Book
+    from plies.gomoku.notation import parse_moves
+
+    b = Book(path)
+    board = Board(width=b.width, height=b.height, rule=b.rule, opening=b.opening)
+    board.play_moves(parse_moves(moves, b.width, b.height) if moves.strip() else [])
+    t0 = time.perf_counter()
+    found = b.probe(board)
+    ms = (time.perf_counter() - t0) * 1000
+    out = _console()
+    if not found:
+        out.print(Text(f"not in the book ({ms:.2f} ms)"))
+        return
+    for m in found:
+        out.print(Text(
+            f"{m.move.algebraic(b.height):<4} score {m.score:+d}  depth {m.depth}  "
+            f"visits {m.visits}"
+        ))  # fmt: skip
+    out.print(Text(f"{len(found)} book moves ({ms:.2f} ms)"))
 
 
 @cli.group()

@@ -502,6 +502,7 @@ def review_record(
     workers: int = 1,
     cache: Any = None,
     book: OpeningBook | None = None,
+    position_book: Any = None,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
     hash_mb: float = 32,
     on_progress: Callable[[int, int, bool], None] | None = None,
@@ -539,6 +540,8 @@ def review_record(
     if book is not None:
         full_book = full_book.merge(book)
     book_plies = full_book.book_plies(moves)
+    if position_book is not None:  # a plies.gomoku.book.Book built by plies' searches
+        book_plies = max(book_plies, position_book.book_plies(moves, board.opening))
     renju = identify_renju_opening(moves, board.width, board.height)
     opening = None
     if renju is not None:
@@ -638,9 +641,20 @@ def review_file(
     else:
         record = load_record(path, rule=rule, size=size)
     budget = request.budget(solver_share=SOLVER_SHARE)
+    from plies.gomoku.book import resolve_book
+
     opening_book = None
-    if book:
-        opening_book = OpeningBook.load(book, record.width, record.height)
+    position_book = None
+    board_rule = rule or record.rule or "freestyle"
+    board_opening = opening or record.opening or "free"
+    if book and book.endswith((".sqlite", ".db")):
+        position_book = resolve_book(book, board_rule, record.width, record.height, board_opening)
+    else:
+        if book:
+            opening_book = OpeningBook.load(book, record.width, record.height)
+        position_book = resolve_book(
+            "default", board_rule, record.width, record.height, board_opening
+        )
     review = request.run(
         console,
         lambda cache, progress: review_record(
@@ -652,6 +666,7 @@ def review_file(
             workers=request.pool_size(),
             cache=cache,
             book=opening_book,
+            position_book=position_book,
             on_progress=progress,
         ),
     )

@@ -224,6 +224,8 @@ class Brain:
         self.debug = os.environ.get("PLIES_PBRAIN_DEBUG", "") not in ("", "0")
         self.game: Game | None = None
         self.engine: Any = None
+        self._book: Any = None  # the opening book for _book_key (plies.gomoku.book.Book)
+        self._book_key: tuple | None = None
         self._engine_key: tuple | None = None
         self._board_cache: Board | None = None
         self._rules_ready = threading.Event()
@@ -470,6 +472,10 @@ class Brain:
                 self.debug = number != 0
             self.info[key] = number
             self.info_sent.add(key)
+        elif key == "book":
+            if value not in ("off", "default") and not os.path.isfile(value):
+                raise BrainError(f"INFO book {value[:80]!r}: expected off, default or a book file")
+            self.info[key] = value
         elif key == "opening":
             try:
                 self.info[key] = opening_rule.opening_name(value)
@@ -686,6 +692,22 @@ class Brain:
             return "free"
         return name
 
+    def _book_for(self, board: Board) -> Any:
+        """The opening book for ``board``'s game: ``INFO book`` (``default``, the one plies
+        ships for the rule, size and opening rule; ``off``; or a file), cached."""
+        spec = self.info.get("book") or "default"
+        key = (spec, board.rule, board.width, board.height, board.opening)
+        if key != self._book_key:
+            from plies.gomoku.book import resolve_book
+
+            try:
+                self._book = resolve_book(spec, *key[1:])
+            except InvalidOption as exc:
+                self.message(f"no book: {exc}")
+                self._book = None
+            self._book_key = key
+        return self._book
+
     def _own_view(self, board: Board) -> Board:
         """``board`` under the brain's own opening rule (a copy when it is not ``free``)."""
         name = self.own_opening(board)
@@ -706,6 +728,7 @@ class Brain:
             self.message(f"kernels still loading: quick move {m[0]},{m[1]}")
             return m
         engine = self._ensure_engine()
+        engine.set_book(self._book_for(board))
         budget = time_budget(
             self._clock(),
             time.perf_counter() - t0,

@@ -28,6 +28,11 @@ class PlayLimits:
 def engine_line(board: Board, result: SearchResult) -> str:
     """One line describing an engine move: move, score, depth, nodes, PV."""
     pv = " ".join(m.algebraic(board.height) for m in result.pv[:8])
+    if result.book:
+        return (
+            f"{result.move.algebraic(board.height) if result.move else '-'}  book move "
+            f"(score {result.score_text}, depth {result.depth})"
+        )
     return (
         f"{result.move.algebraic(board.height) if result.move else '-'}  "
         f"score {result.score_text} ({result.win_probability:.0%})  depth {result.depth}/"

@@ -93,6 +93,7 @@ class SearchResult:
     nps: int
     time: float
     lines: list[PVLine] = field(default_factory=list)
+    book: bool = False  # the move came from the opening book (no search)
 
     @property
     def score_text(self) -> str:
@@ -120,6 +121,7 @@ class Engine:
         features: dict[str, bool] | None = None,
         params: dict | None = None,
         prefault: bool = True,
+        book=None,
     ) -> None:
         self.rule_code = rule_code(rule)
         self.width = width or size
@@ -188,6 +190,9 @@ class Engine:
         self.vct_free: int | None = None
         # the last search's root VCT: df-pn nodes, CPU seconds, whether it proved a win
         self.root_vct_stats: dict[str, float] = {}
+        # the opening book whose moves are played at the root (plies.gomoku.book.Book)
+        self.book = None
+        self.set_book(book)
         # the opening rule of the current search and the root cells it forbids (padded)
         self._opening_name = "free"
         self._banned = np.zeros(0, dtype=np.int32)
@@ -220,6 +225,40 @@ class Engine:
             vctx.stop[0] = 0
 
     # --- housekeeping -----------------------------------------------------------------------
+    def set_book(self, book) -> None:
+        """Play book moves at the root from ``book`` (a :class:`~plies.gomoku.book.Book` or
+        the path of one; None: no book). A book for another rule or size is an error."""
+        if book is not None and not hasattr(book, "probe"):
+            from plies.gomoku.book import Book
+
+            book = Book(book)
+        if book is not None and (book.rule, book.width, book.height) != (
+            self._rule_name(),
+            self.width,
+            self.height,
+        ):
+            raise InvalidOption(
+                f"book {book.path.name} is for {book.describe()}, the engine plays "
+                f"{self._rule_name()} {self.width}x{self.height}"
+            )
+        self.book = book
+
+    def _book_result(self, board: Board, multipv: int) -> SearchResult | None:
+        """The best book move of this root as a result (score and depth of the book's
+        search), or None: no book, not in it, or no book move the rules allow here."""
+        if self.book is None or multipv != 1:
+            return None
+        banned = {int(p) for p in self._banned}
+        moves = [m for m in self.book.probe(board) if self._to_pos(m.move) not in banned]
+        if not moves:
+            return None
+        best = max(moves, key=lambda m: (m.score, m.visits))
+        line = PVLine(best.move, best.score, [best.move])
+        return SearchResult(
+            best.move, best.score, win_probability(best.score), [best.move], best.depth,
+            best.depth, 0, 0, 0.0, [line], book=True,
+        )  # fmt: skip
+
     def new_game(self) -> None:
         """Forget everything learned (transposition table, histories)."""
         self.tt[:] = 0
@@ -405,6 +444,12 @@ class Engine:
                 board.opening if opening is None else opening_rule.opening_name(opening)
             )
             self._banned = self._opening_banned(board)
+            if not board.is_over:
+                hit = self._book_result(board, multipv)
+                if hit is not None:
+                    if info is not None:
+                        info(hit)
+                    return hit
             return self._search(
                 board, depth, nodes, movetime, multipv, time_left, increment, info, target,
                 full_time,
