@@ -84,6 +84,45 @@ def _signed(key: int) -> int:
     return key - (1 << 64) if key >= 1 << 63 else key
 
 
+class Keys:
+    """Position keys under the symmetries of a ``width`` x ``height`` board."""
+
+    def __init__(self, width: int, height: int) -> None:
+        from plies.gomoku.rules import PAD, ZOBRIST
+
+        stride = width + 2 * PAD
+        self._zobrist = [
+            [
+                [int(ZOBRIST[c, (y + PAD) * stride + x + PAD]) for x in range(width)]
+                for y in range(height)
+            ]  # fmt: skip
+            for c in (0, 1, 2)
+        ]
+        self.maps = symmetries(width, height)
+        self.inverse = _inverse(self.maps, width, height)
+
+    def key_of(self, stones: Iterable[tuple[int, int, int]]) -> tuple[int, int]:
+        """``(key, symmetry)`` of stones ``(x, y, colour)``: the canonical key and the index of
+        the (first) symmetry that maps the position onto its canonical frame."""
+        key, frames = self.frames(stones)
+        return key, frames[0]
+
+    def frames(self, stones: Iterable[tuple[int, int, int]]) -> tuple[int, list[int]]:
+        """The canonical key and every symmetry that maps the position onto it (several when
+        the position is itself symmetric: its moves then have twins)."""
+        stones = list(stones)
+        z = self._zobrist
+        hashes = []
+        for f in self.maps:
+            h = 0
+            for x, y, c in stones:
+                fx, fy = f(x, y)
+                h ^= z[c][fy][fx]
+            hashes.append(h)
+        best = min(hashes)
+        return _signed(best), [i for i, h in enumerate(hashes) if h == best]
+
+
 @dataclass(frozen=True)
 class BookMove:
     """One book move of a position (in the position's own frame)."""
@@ -113,7 +152,8 @@ class Book:
         self.width, self.height = int(meta["width"]), int(meta["height"])
         self.opening = meta["opening"]
         self.meta = meta
-        self._setup()
+        self.keys = Keys(self.width, self.height)
+        self._maps, self._inverse = self.keys.maps, self.keys.inverse
 
     @classmethod
     def create(
@@ -139,20 +179,6 @@ class Book:
         db.close()
         return cls(path)
 
-    def _setup(self) -> None:
-        from plies.gomoku.rules import PAD, ZOBRIST
-
-        stride = self.width + 2 * PAD
-        self._zobrist = [
-            [
-                [int(ZOBRIST[c, (y + PAD) * stride + x + PAD]) for x in range(self.width)]
-                for y in range(self.height)
-            ]  # fmt: skip
-            for c in (0, 1, 2)
-        ]
-        self._maps = symmetries(self.width, self.height)
-        self._inverse = _inverse(self._maps, self.width, self.height)
-
     def describe(self) -> str:
         return _describe(self.rule, self.width, self.height, self.opening)
 
@@ -161,26 +187,17 @@ class Book:
 
     # --- keys --------------------------------------------------------------------------------
     def key_of(self, stones: Iterable[tuple[int, int, int]]) -> tuple[int, int]:
-        """``(key, symmetry)`` of stones ``(x, y, colour)``: the canonical key and the index of
-        the symmetry that maps the position onto its canonical frame."""
-        stones = list(stones)
-        best, index = -1, 0
-        z = self._zobrist
-        for i, f in enumerate(self._maps):
-            h = 0
-            for x, y, c in stones:
-                fx, fy = f(x, y)
-                h ^= z[c][fy][fx]
-            if best < 0 or h < best:
-                best, index = h, i
-        return _signed(best), index
+        """:meth:`Keys.key_of` on this book's board."""
+        return self.keys.key_of(stones)
 
-    def board_key(self, board) -> tuple[int, int]:
-        """:meth:`key_of` for a :class:`~plies.gomoku.Board`'s stones."""
+    def board_frames(self, board) -> tuple[int, list[int]]:
+        """:meth:`Keys.frames` for a :class:`~plies.gomoku.Board`'s stones."""
         self.check_board(board)
         grid = board.to_array()
         ys, xs = grid.nonzero()
-        return self.key_of((int(x), int(y), int(grid[y, x])) for y, x in zip(ys, xs, strict=True))
+        return self.keys.frames(
+            (int(x), int(y), int(grid[y, x])) for y, x in zip(ys, xs, strict=True)
+        )
 
     def check_board(self, board) -> None:
         if (board.rule, board.width, board.height) != (self.rule, self.width, self.height):
@@ -200,17 +217,21 @@ class Book:
     # --- reading -----------------------------------------------------------------------------
     def probe(self, board) -> list[BookMove]:
         """The book moves of ``board``'s position, best score first (empty when the position
-        is not in the book). Moves the board's rules forbid now are left out."""
-        key, sym = self.board_key(board)
+        is not in the book). Moves the board's rules forbid now are left out; on a symmetric
+        position each stored move comes with its symmetric twins."""
+        key, frames = self.board_frames(board)
         rows = self.db.execute(
             "SELECT move, score, depth, visits FROM moves WHERE key = ? ORDER BY score DESC",
             (key,),
         ).fetchall()
         out = []
+        seen: set[Move] = set()
         for cell, score, depth, visits in rows:
-            m = self.from_canonical(cell, sym)
-            if board.is_legal(m):
-                out.append(BookMove(m, score, depth, visits))
+            for sym in frames:
+                m = self.from_canonical(cell, sym)
+                if m not in seen and board.is_legal(m):
+                    seen.add(m)
+                    out.append(BookMove(m, score, depth, visits))
         return out
 
     def playable(self, board, window: int) -> list[BookMove]:

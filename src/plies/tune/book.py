@@ -46,20 +46,25 @@ class BookSettings:
                 raise InvalidOption(f"{name} must be at least {low}, not {getattr(self, name)}")
 
 
-_engine = None
+_engine = None  # one engine (and key maker) per worker process, for _engine_key's game
 _engine_key: tuple | None = None
+_keys = None
 
 
 def search_position(settings: BookSettings, stones: Stones) -> tuple[Stones, list]:
     """One book search (run in a worker): ``(stones, [(x, y, score, depth), ...])``, best
-    first. The stones are replayed in order, so the opening rule applies to the lines."""
-    global _engine, _engine_key
+    first. The stones are replayed in order, so the opening rule applies to the lines. The
+    search asks for three times ``multipv`` lines and keeps the first ``multipv`` that lead to
+    different positions (symmetric twins, common near the centre, count once)."""
+    global _engine, _engine_key, _keys
     from plies.gomoku.board import Board
+    from plies.gomoku.book import Keys
     from plies.gomoku.engine import Engine
 
     key = (settings.rule, settings.width, settings.height)
     if _engine is None or _engine_key != key:
         _engine = Engine(settings.rule, width=settings.width, height=settings.height, hash_mb=32)
+        _keys = Keys(settings.width, settings.height)
         _engine_key = key
     board = Board(
         width=settings.width, height=settings.height, rule=settings.rule, opening=settings.opening
@@ -69,9 +74,17 @@ def search_position(settings: BookSettings, stones: Stones) -> tuple[Stones, lis
     if board.is_over:
         return stones, []
     _engine.new_game()
-    result = _engine.search(board, nodes=settings.nodes, multipv=settings.multipv)
+    result = _engine.search(board, nodes=settings.nodes, multipv=3 * settings.multipv)
     lines = result.lines or ([] if result.move is None else [result])
-    return stones, [(ln.move.x, ln.move.y, int(ln.score), int(result.depth)) for ln in lines]
+    color = 1 if len(stones) % 2 == 0 else 2
+    seen: set[int] = set()
+    kept = []
+    for ln in lines:
+        child, _ = _keys.key_of([*stones, (ln.move.x, ln.move.y, color)])
+        if child not in seen and len(seen) < settings.multipv:
+            seen.add(child)
+            kept.append((ln.move.x, ln.move.y, int(ln.score), int(result.depth)))
+    return stones, kept
 
 
 def _local(
