@@ -278,6 +278,12 @@ def _size_option(size: str | None) -> tuple[int, int]:
     metavar="default|off|FILE",
     help="Opening book the engine plays from (default: the one shipped for the game).",
 )
+@click.option(
+    "--swap",
+    type=click.Choice(["swap1", "swap2"]),
+    help="Start with a swap opening: the first player (black at first) places three stones "
+    "and the colours are chosen (--engine black: the engine opens).",
+)
 def play(
     rule: str,
     size: str | None,
@@ -290,17 +296,24 @@ def play(
     save: str | None,
     opening_rule: str | None,
     book_spec: str,
+    swap: str | None,
 ) -> None:
     """Play a game in the terminal: you against the engine, or engine against engine."""
     from plies.gomoku.engine import Engine
     from plies.gomoku.notation import parse_moves
-    from plies.gomoku.play import HELP, PlayLimits, play_game
+    from plies.gomoku.play import HELP, PlayLimits, play_game, swap_opening
     from plies.gomoku.records import GameRecord, save_record
 
     width, height = _size_option(size)
     from plies.gomoku.opening_rule import opening_name
 
     opening = opening_name(opening_rule, rule)
+    if swap:
+        if opening_rule not in (None, "free"):
+            raise InvalidOption(f"--swap replaces the opening rule: leave out --opening {opening}")
+        if moves.strip():
+            raise InvalidOption("--swap starts from the empty board: leave out --moves")
+        opening = "free"
     board = Board(width=width, height=height, rule=rule, opening=opening)
     board.play_moves(parse_moves(moves, width, height) if moves.strip() else [])
     _ensure_kernels("gomoku")
@@ -313,6 +326,15 @@ def play(
     if colors != {1, 2}:
         out.print(Text(HELP))
     limits = PlayLimits(movetime=None if depth else movetime, depth=depth)
+    show = lambda b: out.print(render_board(b, forbidden=b.rule == "renju"))  # noqa: E731
+    if swap:
+        roles = {"white": {"second"}, "black": {"first"}, "both": {"first", "second"}}
+        colors = swap_opening(
+            board, engine, swap, roles.get(engine_side, set()), limits, ask=input,
+            say=lambda line: out.print(Text(line)), show=show,
+        )  # fmt: skip
+        if colors is None:
+            return
     final = play_game(
         board,
         engine,
@@ -844,7 +866,7 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
 
 @cli.group()
 def openings() -> None:
-    """Balanced Gomoku opening sets (docs/arena.md, Balanced openings)."""
+    """Balanced Gomoku opening sets (docs/openings.md)."""
 
 
 @openings.command("generate")
@@ -902,7 +924,7 @@ def openings_list() -> None:
 
 @cli.group()
 def book() -> None:
-    """Opening books built by plies' own searches (docs/engine.md, Opening book)."""
+    """Opening books built by plies' own searches (docs/openings.md)."""
 
 
 @book.command("build")

@@ -12,7 +12,7 @@ Positions are keyed under the board's symmetries (8 on a square board, 4 on a re
 the key is the smallest Zobrist hash of the stones over the symmetries, and moves are stored
 in that canonical frame, so one entry serves every mirror image and rotation. A probe hashes a
 position of ``n`` stones ``symmetries x n`` times in Python (tens of microseconds for a book
-position) and makes one indexed query (docs/engine.md, "Opening book": measured under 1 ms).
+position) and makes one indexed query (docs/openings.md: measured under 1 ms).
 
 :mod:`plies.tune.book` builds books; the engine plays a book move at the root
 (``Engine(book=...)``), and the review labels book moves.

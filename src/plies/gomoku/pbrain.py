@@ -845,83 +845,46 @@ class Brain:
             self.send(f"ERROR internal error: {type(exc).__name__}: {exc}")
 
     def swap2_answer(self, board: Board, t0: float) -> str:
-        """The swap2 decision with the engine's evaluation (docs/pbrain.md, SWAP2BOARD)."""
+        """The swap2 decision with the engine's evaluation (docs/pbrain.md, SWAP2BOARD): the
+        decisions of :mod:`plies.gomoku.swap`, which ``plies play`` shares, on this move's
+        time."""
+        from plies.gomoku import swap
+
         if not self._wait_engine(t0):
             raise BrainError("the engine is still loading")
         engine = self._ensure_engine()
+        engine.set_book(None)  # swap positions are judged by search, not played from a book
         total = time_budget(self._clock(), time.perf_counter() - t0, lambda s: s / 10)
         n = len(board)
         if n == 0:
-            answer = self._swap2_open(board, engine, total)
+            share = len(swap.candidate_openings(board.width, board.height)) or 1
+            each = Budget(total.soft / share, total.hard / share, total.limit)
+            moves = swap.propose_opening(
+                board, lambda b, k: self._search(engine, b, each, multipv=k), self._stop.is_set
+            )
             opening = board.copy()
-            opening.play_moves([tuple(map(int, xy.split(","))) for xy in answer.split()])
+            opening.play_moves(moves)
             self._adopt(opening, [])
-            return answer
-        b = Budget(total.soft / 2, total.hard / 2, total.limit)
-        r = self._search(engine, board, b)
-        s = r.score  # for the side to move: white after 3 stones and after 5
-        if n == 5:
-            if s > 0 and r.move is not None:
-                self._adopt(board, [r.move])
-                return f"{r.move.x},{r.move.y}"
-            self._adopt(board, [])
-            return "SWAP"
-        if s < -SWAP2_MARGIN or r.move is None:
-            self._adopt(board, [])
-            return "SWAP"
-        if s > SWAP2_MARGIN:
-            self._adopt(board, [r.move])
-            return f"{r.move.x},{r.move.y}"
-        # balanced: add a white and a black stone so that the position stays balanced
-        fourth = r.move
-        after = board.copy()
-        after.play(fourth)
-        rest = Budget(
-            max(0.0, total.soft - (time.perf_counter() - t0)) / 2,
-            max(0.0, total.hard - (time.perf_counter() - t0)) / 1.5,
-            total.limit,
-        )
-        r5 = self._search(engine, after, rest, multipv=6)
-        lines = r5.lines or []
-        if not lines:
-            self._adopt(board, [fourth])
-            return f"{fourth.x},{fourth.y}"
-        fifth = min(lines, key=lambda ln: abs(ln.score)).move
-        self._adopt(board, [fourth, fifth])
-        return f"{fourth.x},{fourth.y} {fifth.x},{fifth.y}"
+            return " ".join(f"{m.x},{m.y}" for m in moves)
 
-    def _swap2_open(self, board: Board, engine: Any, total: Budget) -> str:
-        """Three opening stones whose position is closest to balanced for white to move."""
-        w, h = board.width, board.height
-        cx, cy = w // 2, h // 2
-        candidates = [
-            [(cx, cy), (cx + 1, cy), (cx + 1, cy + 2)],
-            [(cx, cy), (cx + 1, cy + 1), (cx - 1, cy + 2)],
-            [(cx, cy), (cx + 1, cy), (cx - 2, cy + 1)],
-            [(cx, cy), (cx + 1, cy + 1), (cx + 3, cy)],
-            [(cx, cy), (cx + 2, cy), (cx - 1, cy + 2)],
-            [(cx, cy), (cx + 1, cy - 1), (cx + 2, cy + 2)],
-        ]
-        best, best_score = None, None
-        each = Budget(total.soft / len(candidates), total.hard / len(candidates), total.limit)
-        for moves in candidates:
-            if not all(0 <= x < w and 0 <= y < h for x, y in moves):
-                continue
-            trial = board.copy()
-            try:
-                trial.play_moves(moves)
-            except Exception:  # noqa: BLE001 - a candidate illegal under the rule
-                continue
-            if trial.is_over:
-                continue
-            r = self._search(engine, trial, each)
-            if best_score is None or abs(r.score) < best_score:
-                best, best_score = moves, abs(r.score)
-            if self._stop.is_set():
-                break
-        if best is None:
-            best = candidates[0]
-        return " ".join(f"{x},{y}" for x, y in best)
+        def search(b: Board, multipv: int):
+            spent = time.perf_counter() - t0
+            left = Budget(
+                max(0.0, total.soft - spent) / 2,
+                max(0.0, total.hard - spent) / (1.5 if multipv > 1 else 2),
+                total.limit,
+            )
+            return self._search(engine, b, left, multipv=multipv)
+
+        if n == 5:
+            decision = swap.answer_five(board, search)
+        else:
+            decision = swap.answer_three(board, search, "swap2")
+        if decision.kind == "swap":
+            self._adopt(board, [])
+            return "SWAP"
+        self._adopt(board, list(decision.moves))
+        return " ".join(f"{m.x},{m.y}" for m in decision.moves)
 
     def _adopt(self, board: Board, extra: list) -> None:
         """Make the swap2 position plus ``extra`` (our added stones) the current game, the
@@ -955,9 +918,6 @@ def load_kernels(rules_loaded: Callable[[], None] | None = None) -> None:
     board = Board.from_moves([(7, 7), (8, 8), (7, 8)], 15)
     engine.search(board, depth=2)
     engine.vcf(board, max_nodes=100)
-
-
-SWAP2_MARGIN = 150  # centi-units: beyond it a swap2 position counts as decided for one side
 
 
 def main(argv: list[str] | None = None) -> int:
