@@ -70,8 +70,9 @@ def run(mode, roles, lines):
     engine = Engine("freestyle", 15, hash_mb=1)
     said: list[str] = []
     answers = iter(lines)
-    colors = swap_opening(board, engine, mode, roles, PlayLimits(movetime=None, depth=2),
-                          ask=lambda _: next(answers), say=said.append, show=lambda b: None)  # fmt: skip
+    limits = PlayLimits(movetime=None, depth=2)
+    colors = swap_opening(board, engine, mode, roles, limits, ask=lambda _: next(answers),
+                          say=said.append, show=lambda b: None)  # fmt: skip
     return board, colors, said
 
 
