@@ -98,6 +98,9 @@ def test_a_stopped_build_resumes_to_the_same_book(small_book, tmp_path):
     final = build(path, SMALL)
     assert final["queued"] == 0
     assert rows(path) == rows(small_book)
+    other = BookSettings(**{**SMALL.__dict__, "nodes": 999})
+    with pytest.raises(InvalidOption, match="was built with nodes 300: resume it with the same"):
+        build(path, other)
 
 
 def test_the_engine_plays_book_moves_and_can_stop(small_book):

@@ -693,9 +693,10 @@ class Brain:
         return name
 
     def _book_for(self, board: Board) -> Any:
-        """The opening book for ``board``'s game: ``INFO book`` (``default``, the one plies
-        ships for the rule, size and opening rule; ``off``; or a file), cached."""
-        spec = self.info.get("book") or "default"
+        """The opening book for ``board``'s game: ``INFO book`` (``off``, the default: the
+        shipped books come from searches far shorter than a tournament move's; ``default``,
+        the one plies ships for the rule, size and opening rule; or a file), cached."""
+        spec = self.info.get("book") or "off"
         key = (spec, board.rule, board.width, board.height, board.opening)
         if key != self._book_key:
             from plies.gomoku.book import resolve_book

@@ -147,6 +147,17 @@ def build(
         nodes=str(settings.nodes), multipv=str(settings.multipv),
         window=str(settings.window), plies=str(settings.plies),
     )  # fmt: skip
+    for name in ("nodes", "multipv", "window"):
+        if book.meta.get(name) != str(getattr(settings, name)):
+            book.close()
+            raise InvalidOption(
+                f"{path} was built with {name} {book.meta.get(name)}: resume it with the same "
+                f"{name} (only plies may change)"
+            )
+    if book.meta.get("plies") != str(settings.plies):  # a deeper (or shallower) book
+        book.db.execute("UPDATE meta SET value = ? WHERE key = 'plies'", (str(settings.plies),))
+        book.meta["plies"] = str(settings.plies)
+        book.commit()
     done = 0
     try:
         if book.stats()["nodes"] == 0:
