@@ -46,3 +46,18 @@ def test_info_opening_selects_the_rule(brain):
 def test_the_brain_does_not_referee_the_opponent(brain):
     setup(brain, 8)
     brain.move("TURN 0,0")  # black off the centre: the manager's business, not an error
+
+
+def test_info_book_plays_from_a_book_file(brain, tmp_path):
+    from plies.gomoku.book import Book
+    from plies.gomoku.notation import Move
+
+    path = tmp_path / "corner.sqlite"
+    book = Book.create(path, "freestyle", 15, 15, "free")
+    book.store([(7, 7, 1)], [(Move(0, 0), 999, 1)])  # a move no search would choose
+    book.commit()
+    assert brain.ask(f"INFO book {tmp_path / 'missing.sqlite'}").startswith("ERROR INFO book")
+    setup(brain, 0, "INFO opening free", f"INFO book {path}")
+    assert brain.move("TURN 7,7") in {(0, 0), (14, 0), (0, 14), (14, 14)}
+    setup(brain, 0, "INFO book off")
+    assert brain.move("TURN 7,7") not in {(0, 0), (14, 0), (0, 14), (14, 14)}
