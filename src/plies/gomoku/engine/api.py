@@ -107,6 +107,8 @@ class Engine:
     across searches (call :meth:`new_game` to clear it). ``features`` switches search features
     off by name (see ``search.FEATURE_NAMES``), for tests and for measuring their effect;
     ``params`` overrides evaluation parameters of :mod:`plies.gomoku.engine.params` (tuning).
+    ``book`` (a :class:`~plies.gomoku.book.Book` or its path): positions in it are answered
+    with a book move, no search (:meth:`set_book`; docs/openings.md).
     """
 
     def __init__(
