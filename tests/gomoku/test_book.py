@@ -166,3 +166,17 @@ def test_cli_build_show_probe(tmp_path, capsys):
         main(["book", "probe", str(tmp_path / "missing.sqlite")])
     assert info.value.code == 2
     assert capsys.readouterr().err.strip().startswith("error: no opening book at")
+
+
+def test_play_line_and_arena_option(small_book):
+    from plies.arena import build_config
+    from plies.gomoku.play import engine_line
+
+    board = Board.from_moves(["e5"], 9)
+    r = Engine("freestyle", 9, hash_mb=1, book=Book(small_book)).search(board, nodes=100)
+    assert "book move (score" in engine_line(board, r)
+    with pytest.raises(InvalidOption, match="no opening book at"):
+        build_config(["plies:gomoku?book=/no/such.sqlite", "plies:random"], size="9")
+    config = build_config([f"plies:gomoku?book={small_book}&nodes=100", "plies:random"],
+                          size="9")  # fmt: skip
+    assert config.engines[0].name
