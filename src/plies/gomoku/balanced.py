@@ -143,8 +143,11 @@ def _candidates(
         for i in range(limit):
             yield _judge(settings, i)
         return
+    import multiprocessing
+
     batch = 4 * workers
-    with ProcessPoolExecutor(workers) as pool:
+    # spawned, not forked: the parent runs threads (the progress bar) and numba
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         start = 0
         while start < limit:
             stop = min(limit, start + batch)
