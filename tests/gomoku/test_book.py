@@ -180,3 +180,12 @@ def test_play_line_and_arena_option(small_book):
     config = build_config([f"plies:gomoku?book={small_book}&nodes=100", "plies:random"],
                           size="9")  # fmt: skip
     assert config.engines[0].name
+
+
+@pytest.mark.slow
+def test_a_ray_build_makes_the_same_book(small_book, tmp_path):
+    pytest.importorskip("ray")
+    path = tmp_path / "ray.sqlite"
+    stats = build(path, SMALL, workers=2, backend="ray")
+    assert stats["queued"] == 0
+    assert rows(path) == rows(small_book)
