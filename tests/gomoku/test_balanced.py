@@ -81,3 +81,17 @@ def test_shipped_sets_load_as_balanced():
     with pytest.raises(InvalidOption, match="no balanced openings ship for freestyle-13"):
         build_config(["plies:random?seed=1", "plies:random?seed=2"], openings="balanced",
                      size="13")  # fmt: skip
+
+
+def test_cli_generate_and_list(tmp_path, capsys):
+    from plies.cli import main
+
+    out = tmp_path / "set.txt"
+    main(["openings", "generate", "--rule", "caro", "--size", "9", "--count", "2",
+          "--max-eval", "200", "--nodes", "200", "--workers", "1", "--out", str(out)])  # fmt: skip
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("# 2 balanced caro 9 openings (opening rule pro): |score| <= 200")
+    setup = GameSetup("gomoku", "caro", 9, 9, "pro")
+    assert len(load_openings(str(out), setup)) == 2  # replayed under pro by the referee
+    main(["openings", "list"])
+    assert "caro-19" in capsys.readouterr().out
