@@ -8,7 +8,7 @@ Rapfi is GPL-3 and never part of this repository: build it apart with
 give the binary's path. Both brains get one thread (Rapfi: ``INFO thread_num 1``) and the same
 ``timeout_turn``; the arena's start-up allowance (1 s over an engine's first move of a game)
 and its replay of a dropped command keep Rapfi's quirks from deciding games (docs/arena.md).
-Openings: the balanced ones in benchmarks/data (freestyle and standard) or the 26 Renju
+Openings: the balanced sets shipped with plies (``--openings balanced``) or the 26 Renju
 openings (renju), each played with both colours. Rapfi runs in a fresh temporary directory
 (it looks for a config file in its working directory and finds none). Prints plies' score and
 Elo with its 95% error bar, the pentanomial counts and any failures; ``--json`` keeps the
@@ -26,15 +26,14 @@ import tempfile
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-DATA = Path(__file__).resolve().parent / "data"
 sys.path.insert(0, str(SRC))
 os.environ["PYTHONPATH"] = str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")
 
 from plies.arena import build_config, run_match  # noqa: E402
 
 DEFAULT_OPENINGS = {
-    "freestyle": str(DATA / "openings-freestyle-balanced.txt"),
-    "standard": str(DATA / "openings-standard-balanced.txt"),
+    "freestyle": "balanced",
+    "standard": "balanced",
     "renju": "renju26",
 }
 

@@ -138,6 +138,18 @@ def _rule_option(help_text: str, **kwargs: Any) -> Callable:
     )
 
 
+def _opening_option(help_text: str) -> Callable:
+    """The ``--opening`` option: a Gomoku opening rule (free, pro, long-pro; docs/rules.md)."""
+    from plies.gomoku.opening_rule import OPENING_NAMES
+
+    return click.option(
+        "--opening",
+        "opening_rule",
+        type=click.Choice(OPENING_NAMES, case_sensitive=False),
+        help=help_text,
+    )
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="plies")
 def cli() -> None:
@@ -177,11 +189,19 @@ def demo(html_out: str | None, width: int | None) -> None:
     help="Record format (default: from the extension, else the content).",
 )
 @click.option("--forbidden", is_flag=True, help="Mark black's forbidden points (Renju).")
-def show(file: str, rule: str | None, size: str | None, fmt: str | None, forbidden: bool) -> None:
+@_opening_option("Replay under this opening rule (default: the record's, else free).")
+def show(
+    file: str,
+    rule: str | None,
+    size: str | None,
+    fmt: str | None,
+    forbidden: bool,
+    opening_rule: str | None,
+) -> None:
     """Print the final position and result of a game record (.psq, .sgf or a move list; -
     reads stdin)."""
     record = load_record(file, fmt, rule=rule, size=size)
-    board = record.to_board(forbidden="loses")
+    board = record.to_board(forbidden="loses", opening=opening_rule)
     print_game(record, board, show_forbidden=forbidden)
 
 
@@ -249,6 +269,21 @@ def _size_option(size: str | None) -> tuple[int, int]:
 )
 @click.option("--moves", default="", help="Opening moves to start from, e.g. 'h8 h9 i10'.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Save the game (.psq, .sgf, .txt).")
+@_opening_option("Opening rule (default: pro for caro and caro5, else free).")
+@click.option(
+    "--book",
+    "book_spec",
+    default="default",
+    show_default=True,
+    metavar="default|off|FILE",
+    help="Opening book the engine plays from (default: the one shipped for the game).",
+)
+@click.option(
+    "--swap",
+    type=click.Choice(["swap1", "swap2"]),
+    help="Start with a swap opening: the first player (black at first) places three stones "
+    "and the colours are chosen (--engine black: the engine opens).",
+)
 def play(
     rule: str,
     size: str | None,
@@ -259,23 +294,47 @@ def play(
     hash_mb: float,
     moves: str,
     save: str | None,
+    opening_rule: str | None,
+    book_spec: str,
+    swap: str | None,
 ) -> None:
     """Play a game in the terminal: you against the engine, or engine against engine."""
     from plies.gomoku.engine import Engine
     from plies.gomoku.notation import parse_moves
-    from plies.gomoku.play import HELP, PlayLimits, play_game
+    from plies.gomoku.play import HELP, PlayLimits, play_game, swap_opening
     from plies.gomoku.records import GameRecord, save_record
 
     width, height = _size_option(size)
-    board = Board(width=width, height=height, rule=rule)
+    from plies.gomoku.opening_rule import opening_name
+
+    opening = opening_name(opening_rule, rule)
+    if swap:
+        if opening_rule not in (None, "free"):
+            raise InvalidOption(f"--swap replaces the opening rule: leave out --opening {opening}")
+        if moves.strip():
+            raise InvalidOption("--swap starts from the empty board: leave out --moves")
+        opening = "free"
+    board = Board(width=width, height=height, rule=rule, opening=opening)
     board.play_moves(parse_moves(moves, width, height) if moves.strip() else [])
     _ensure_kernels("gomoku")
-    engine = Engine(rule, width=width, height=height, hash_mb=hash_mb, threads=threads)
+    from plies.gomoku.book import resolve_book
+
+    book = resolve_book(book_spec, board.rule, width, height, opening)
+    engine = Engine(rule, width=width, height=height, hash_mb=hash_mb, threads=threads, book=book)
     colors = {"white": {2}, "black": {1}, "both": {1, 2}, "none": set()}[engine_side]
     out = _console()
     if colors != {1, 2}:
         out.print(Text(HELP))
     limits = PlayLimits(movetime=None if depth else movetime, depth=depth)
+    show = lambda b: out.print(render_board(b, forbidden=b.rule == "renju"))  # noqa: E731
+    if swap:
+        roles = {"white": {"second"}, "black": {"first"}, "both": {"first", "second"}}
+        colors = swap_opening(
+            board, engine, swap, roles.get(engine_side, set()), limits, ask=input,
+            say=lambda line: out.print(Text(line)), show=show,
+        )  # fmt: skip
+        if colors is None:
+            return
     final = play_game(
         board,
         engine,
@@ -521,6 +580,7 @@ def _arena_options(func):
             help="Default: chess for UCI engines, else gomoku.",
         ),
         _rule_option("Gomoku rule.", default="freestyle", show_default=True),
+        _opening_option("Gomoku opening rule (default: pro for caro and caro5, else free)."),
         click.option(
             "--size", metavar="N|WxH", help="Board size (Gomoku default 15; dots RxC boxes, 3x3)."
         ),
@@ -550,7 +610,8 @@ def _arena_options(func):
         click.option(
             "--openings",
             metavar="FILE",
-            help="Openings: renju26, a Gomoku offset file, .psq/.sgf, or .epd/.pgn for chess.",
+            help="Openings: renju26, balanced (the shipped set for the rule and size), a Gomoku "
+            "offset file, .psq/.sgf, or .epd/.pgn for chess.",
         ),
         click.option(
             "--openings-order",
@@ -616,6 +677,7 @@ def _run_arena(verb: str, fmt: str, kw: dict, sprt: dict | None = None) -> None:
     out_dir = kw.pop("out_dir") or f"plies-{verb}-{dt.datetime.now():%Y%m%d-%H%M%S}"
     game_format, json_out, live = kw.pop("game_format"), kw.pop("json_out"), kw.pop("live")
     kw["max_moves"] = kw.pop("maxmoves")
+    kw["opening"] = kw.pop("opening_rule")
     config = build_config(list(kw.pop("engines")), fmt=fmt, **kw, **(sprt or {}))
     writer = GameWriter(out_dir, game_format, event=f"plies {verb}")
     out = _console()
@@ -718,9 +780,11 @@ def _analyze_movetime_help() -> str:
     help="PGN: review only game N (from 1). Default: every game of the file, the reports "
     "of game N going to OUT-N.json / OUT-N.html when there are several.",
 )
+@_opening_option("Gomoku opening rule (default: the record's, else free).")
 @_width_option
 def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, json_out,
-            html_out, book, no_cache, all_moves, game_number, width) -> None:  # fmt: skip
+            html_out, book, no_cache, all_moves, game_number, opening_rule,
+            width) -> None:  # fmt: skip
     """Review a game: every move judged, mistakes and missed wins explained. FILE is .psq,
     .sgf or a move list (Gomoku), or .pgn (chess: every game of the file, or --game N);
     - reads stdin, a PGN when it starts with a tag pair or has move numbers or SAN moves
@@ -763,6 +827,8 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
         from plies.analysis import chess as chess_review
 
         chess_review.check_options(rule, size, book)
+        if opening_rule:
+            raise InvalidOption("--opening does not apply to a chess game (.pgn)")
         _ensure_kernels("chess")
         chess_review.review_file(
             file, request, console=_console(width), game=game_number, text=text
@@ -785,9 +851,182 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
     if text is not None:
         sys.stdin = io.StringIO(text)  # the Gomoku reader reads "-" from stdin
     try:
-        review_file(file, request, rule=rule, size=size, book=book, console=_console(width))
+        review_file(
+            file,
+            request,
+            rule=rule,
+            size=size,
+            book=book,
+            opening=opening_rule,
+            console=_console(width),
+        )
     finally:
         sys.stdin = saved
+
+
+@cli.group()
+def openings() -> None:
+    """Balanced Gomoku opening sets (docs/openings.md)."""
+
+
+@openings.command("generate")
+@_rule_option("The rule.", default="freestyle", show_default=True)
+@click.option("--size", metavar="N|WxH", help="Board size (default 15).")
+@_opening_option("Opening rule the openings obey (default: pro for caro and caro5, else free).")
+@click.option("--count", type=int, default=100, show_default=True, help="Openings to keep.")
+@click.option(
+    "--max-eval",
+    type=int,
+    default=120,
+    show_default=True,
+    help="Keep an opening when its search score is within this many centi-units of 0.",
+)
+@click.option(
+    "--nodes", type=int, default=20000, show_default=True, help="Nodes of each judging search."
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first try.")
+@click.option("--workers", type=int, help="Processes (default: cores - 1).")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="The offset file.")
+def openings_generate(rule, size, opening_rule, count, max_eval, nodes, seed, workers, out):
+    """Write COUNT random openings that plies judges balanced, as a Gomocup offset file."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from plies.gomoku import balanced
+    from plies.gomoku.opening_rule import opening_name
+
+    width, height = _size_option(size)
+    settings = balanced.BalanceSettings(
+        rule, width, height, opening_name(opening_rule, rule), nodes, max_eval, seed
+    )
+    _ensure_kernels("gomoku")
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=_console(), transient=True) as progress:
+        task = progress.add_task("balanced openings", total=count)
+
+        def on_progress(kept: int, tried: int) -> None:
+            progress.update(task, completed=kept, description=f"{tried} tried")
+
+        lines = balanced.generate(
+            settings, count, workers or max(1, (os.cpu_count() or 2) - 1), on_progress
+        )
+    Path(out).write_text(balanced.header(settings, len(lines)) + "\n" + "\n".join(lines) + "\n")
+    _console().print(Text(f"{len(lines)} openings -> {out}"))
+
+
+@openings.command("list")
+def openings_list() -> None:
+    """The balanced sets that ship with plies (for --openings balanced)."""
+    from plies.gomoku import balanced
+
+    for name in balanced.shipped_sets():
+        _console().print(Text(name[:-4]))
+
+
+@cli.group()
+def book() -> None:
+    """Opening books built by plies' own searches (docs/openings.md)."""
+
+
+@book.command("build")
+@click.argument("path", type=click.Path(dir_okay=False))
+@_rule_option("The rule.", default="freestyle", show_default=True)
+@click.option("--size", metavar="N|WxH", help="Board size (default 15).")
+@_opening_option("Opening rule (default: pro for caro and caro5, else free).")
+@click.option("--plies", type=int, default=4, show_default=True, help="Book moves per line.")
+@click.option("--nodes", type=int, default=20000, show_default=True, help="Nodes per search.")
+@click.option("--multipv", type=int, default=3, show_default=True, help="Moves per position.")
+@click.option(
+    "--window",
+    type=int,
+    default=60,
+    show_default=True,
+    help="Expand the moves within this many centi-units of the best.",
+)
+@click.option("--workers", type=int, help="Searches at once (default: cores - 1).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
+@click.option("--ray-address", help="Ray cluster address (default: a local instance).")
+@click.option("--max-positions", type=int, help="Stop after this many searches (resume later).")
+def book_build(path, rule, size, opening_rule, plies, nodes, multipv, window, workers, backend,
+               ray_address, max_positions) -> None:  # fmt: skip
+    """Build or resume the opening book PATH (SQLite) by searching the opening tree."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from plies.gomoku.opening_rule import opening_name
+    from plies.tune.book import BookSettings, build
+
+    width, height = _size_option(size)
+    settings = BookSettings(rule, width, height, opening_name(opening_rule, rule), plies, nodes,
+                            multipv, window)  # fmt: skip
+    _ensure_kernels("gomoku")
+    out = _console()
+    columns = (TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn())
+    try:
+        with Progress(*columns, console=out, transient=True) as progress:
+            task = progress.add_task("book", total=None)
+
+            def on_progress(done: int, left: int) -> None:
+                progress.update(task, description=f"{done} searched, {left} queued")
+
+            stats = build(
+                path, settings, workers=workers or max(1, (os.cpu_count() or 2) - 1),
+                backend=backend, ray_address=ray_address, max_positions=max_positions,
+                on_progress=on_progress,
+            )  # fmt: skip
+    except KeyboardInterrupt:
+        out.print(Text(f"interrupted: the searches finished are in {path}; run again to resume"))
+        raise SystemExit(130) from None
+    size_kb = Path(path).stat().st_size / 1024
+    out.print(Text(
+        f"{path}: {stats['positions']} positions, {stats['moves']} moves, "
+        f"{stats['queued']} queued, {size_kb:.0f} KB"
+    ))  # fmt: skip
+
+
+@book.command("show")
+@click.argument("path", type=click.Path(dir_okay=False))
+def book_show(path: str) -> None:
+    """The game, settings and size of the book PATH."""
+    from plies.gomoku.book import Book
+
+    b = Book(path)
+    out = _console()
+    out.print(Text(f"{path}: {b.describe()}"))
+    settings = {k: v for k, v in b.meta.items() if k not in ("rule", "width", "height", "format")}
+    out.print(Text("settings: " + ", ".join(f"{k} {v}" for k, v in sorted(settings.items()))))
+    stats = b.stats()
+    out.print(Text(
+        f"{stats['positions']} positions, {stats['moves']} moves, "
+        f"{stats['queued']} positions queued, "
+        f"{Path(path).stat().st_size / 1024:.0f} KB"
+    ))  # fmt: skip
+
+
+@book.command("probe")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--moves", default="", help="The position, e.g. 'h8 h9' (default: empty board).")
+def book_probe(path: str, moves: str) -> None:
+    """The book moves of a position, best first, and the time the probe took."""
+    import time
+
+    from plies.gomoku.book import Book
+    from plies.gomoku.notation import parse_moves
+
+    b = Book(path)
+    board = Board(width=b.width, height=b.height, rule=b.rule, opening=b.opening)
+    board.play_moves(parse_moves(moves, b.width, b.height) if moves.strip() else [])
+    t0 = time.perf_counter()
+    found = b.probe(board)
+    ms = (time.perf_counter() - t0) * 1000
+    out = _console()
+    if not found:
+        out.print(Text(f"not in the book ({ms:.2f} ms)"))
+        return
+    for m in found:
+        out.print(Text(
+            f"{m.move.algebraic(b.height):<4} score {m.score:+d}  depth {m.depth}  "
+            f"visits {m.visits}"
+        ))  # fmt: skip
+    out.print(Text(f"{len(found)} book moves ({ms:.2f} ms)"))
 
 
 @cli.group()

@@ -87,24 +87,42 @@ class AnalyserFactory:
     height: int
     budget: Budget
     hash_mb: float = 32
+    opening: str = "free"
 
     def __call__(self) -> GomokuAnalyser:
-        return GomokuAnalyser(self.rule, self.width, self.height, self.budget, self.hash_mb)
+        return GomokuAnalyser(
+            self.rule, self.width, self.height, self.budget, self.hash_mb, self.opening
+        )
 
 
 class GomokuAnalyser:
     """One engine, analysing positions one at a time (``analyser(job) -> dict``)."""
 
-    def __init__(self, rule: str, width: int, height: int, budget: Budget, hash_mb: float = 32):
+    def __init__(
+        self,
+        rule: str,
+        width: int,
+        height: int,
+        budget: Budget,
+        hash_mb: float = 32,
+        opening: str = "free",
+    ):
         from plies.gomoku.engine import Engine
 
         self.rule, self.width, self.height, self.budget = rule, width, height, budget
+        self.opening = opening
         self.engine = Engine(
             rule, width=width, height=height, hash_mb=hash_mb, threads=budget.threads
         )
 
     def __call__(self, job: GomokuJob) -> dict[str, Any]:
-        board = Board(width=self.width, height=self.height, rule=self.rule, forbidden="loses")
+        board = Board(
+            width=self.width,
+            height=self.height,
+            rule=self.rule,
+            forbidden="loses",
+            opening=self.opening,
+        )
         board.play_moves([Move(x, y) for x, y in job.moves])
         return analyse_position(self.engine, board, self.budget).to_dict()
 
@@ -249,9 +267,11 @@ def _threat_facts(engine, board: Board, budget: Budget, to_move: str) -> dict[st
 
 
 def cache_key(board: Board, budget: Budget) -> str:
-    """The cache key of a position: hash and side to move, rule, size, budget, version."""
+    """The cache key of a position: hash and side to move, rule (with its opening rule unless
+    ``free``), size, budget, version."""
+    rule = board.rule if board.opening == "free" else f"{board.rule}+{board.opening}"
     return (
-        f"{ANALYSIS_VERSION}:{board.rule}:{board.width}x{board.height}:"
+        f"{ANALYSIS_VERSION}:{rule}:{board.width}x{board.height}:"
         f"{board.hash:016x}:{len(board)}:{board.to_move}:{budget.key()}"
     )
 
@@ -516,22 +536,32 @@ def review_record(
     budget: Budget,
     *,
     rule: str | None = None,
+    opening: str | None = None,
     lang: str = "en",
     workers: int = 1,
     cache: Any = None,
     book: OpeningBook | None = None,
+    position_book: Any = None,
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
     hash_mb: float = 32,
     on_progress: Callable[[int, int, bool], None] | None = None,
 ) -> Review:
     """Review a Gomoku-family game: analyse every position (on ``workers`` processes, through
     ``cache``), judge every move, summarise. ``on_progress(done, total, cached)`` is called
-    after each position. Ctrl-C returns the moves finished so far (``complete=False``)."""
+    after each position. Ctrl-C returns the moves finished so far (``complete=False``).
+    ``opening``: the opening rule (else the record's, else ``free``); a move that breaks it
+    raises :class:`~plies.errors.InvalidRecord`, and no suggested move breaks it."""
     t = translator(lang)
-    board = record.to_board(rule=rule, forbidden="loses")
+    board = record.to_board(rule=rule, forbidden="loses", opening=opening)
     moves = board.history
-    factory = AnalyserFactory(board.rule, board.width, board.height, budget, hash_mb)
-    replay = Board(width=board.width, height=board.height, rule=board.rule, forbidden="loses")
+    factory = AnalyserFactory(board.rule, board.width, board.height, budget, hash_mb, board.opening)
+    replay = Board(
+        width=board.width,
+        height=board.height,
+        rule=board.rule,
+        forbidden="loses",
+        opening=board.opening,
+    )
     jobs = []
     for i in range(len(moves) + 1):
         jobs.append((cache_key(replay, budget), GomokuJob(tuple((m.x, m.y) for m in moves[:i]))))
@@ -549,6 +579,8 @@ def review_record(
     if book is not None:
         full_book = full_book.merge(book)
     book_plies = full_book.book_plies(moves)
+    if position_book is not None:  # a plies.gomoku.book.Book built by plies' searches
+        book_plies = max(book_plies, position_book.book_plies(moves, board.opening))
     renju = identify_renju_opening(moves, board.width, board.height)
     opening = None
     if renju is not None:
@@ -563,7 +595,13 @@ def review_record(
         """The positions after the best alternatives ``(i, move)`` (played at position i)."""
         extra = []
         for i, text in pairs:
-            alt = Board(width=board.width, height=board.height, rule=board.rule, forbidden="loses")
+            alt = Board(
+                width=board.width,
+                height=board.height,
+                rule=board.rule,
+                forbidden="loses",
+                opening=board.opening,
+            )
             alt.play_moves(moves[:i])
             alt.play(text)
             extra.append(
@@ -604,6 +642,7 @@ def review_record(
     game = {
         "game": "gomoku",
         "rule": board.rule,
+        "opening_rule": board.opening,
         "width": board.width,
         "height": board.height,
         "players": {"black": record.players[0], "white": record.players[1]},
@@ -624,6 +663,7 @@ def review_file(
     rule: str | None = None,
     size: str | None = None,
     book: str | None = None,
+    opening: str | None = None,
     console=None,
 ) -> Review:
     """``plies analyze``: read the game (``-`` is stdin), review it with a progress bar, print
@@ -640,19 +680,32 @@ def review_file(
     else:
         record = load_record(path, rule=rule, size=size)
     budget = request.budget(solver_share=SOLVER_SHARE)
+    from plies.gomoku.book import resolve_book
+
     opening_book = None
-    if book:
-        opening_book = OpeningBook.load(book, record.width, record.height)
+    position_book = None
+    board_rule = rule or record.rule or "freestyle"
+    board_opening = opening or record.opening or "free"
+    if book and book.endswith((".sqlite", ".db")):
+        position_book = resolve_book(book, board_rule, record.width, record.height, board_opening)
+    else:
+        if book:
+            opening_book = OpeningBook.load(book, record.width, record.height)
+        position_book = resolve_book(
+            "default", board_rule, record.width, record.height, board_opening
+        )
     review = request.run(
         console,
         lambda cache, progress: review_record(
             record,
             budget,
             rule=rule,
+            opening=opening,
             lang=request.lang,
             workers=request.pool_size(),
             cache=cache,
             book=opening_book,
+            position_book=position_book,
             on_progress=progress,
         ),
     )

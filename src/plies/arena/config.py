@@ -19,6 +19,7 @@ def build_config(
     *,
     game: str | None = None,
     rule: str = "freestyle",
+    opening: str | None = None,
     size: str | None = None,
     games: int = 2,
     rounds: int = 1,
@@ -43,7 +44,7 @@ def build_config(
     fmt: str = "match",
 ) -> MatchConfig:
     """A checked :class:`MatchConfig`. ``game`` defaults to chess when an engine speaks UCI,
-    else Gomoku."""
+    else Gomoku; ``opening`` (Gomoku's opening rule) to the rule's default."""
     specs = [parse_engine_spec(text) for text in engines]
     if backend == "local":  # on Ray the programs live on the cluster's machines
         for spec in specs:
@@ -60,7 +61,12 @@ def build_config(
             width, height = parse_size(size) if size else (15, 15)
         except ValueError as exc:
             raise InvalidOption(str(exc)) from None
-        setup = GameSetup("gomoku", RULE_NAMES[rule_code(rule)], width, height)
+        from plies.gomoku.opening_rule import check_board, opening_name
+
+        name = RULE_NAMES[rule_code(rule)]
+        opening_rule = opening_name(opening, name)
+        check_board(opening_rule, width, height)
+        setup = GameSetup("gomoku", name, width, height, opening_rule)
     elif game == "chess":
         setup = GameSetup("chess")
     elif game == "dots":

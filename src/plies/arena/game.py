@@ -11,18 +11,21 @@ GAMES = ("gomoku", "chess", "dots")
 
 @dataclass(frozen=True)
 class GameSetup:
-    """The game every match game is played in: ``gomoku`` (with rule and board size),
-    ``chess``, or ``dots`` (``height`` x ``width`` boxes)."""
+    """The game every match game is played in: ``gomoku`` (with rule, board size and opening
+    rule: ``free``, ``pro``, ``long-pro``), ``chess``, or ``dots`` (``height`` x ``width``
+    boxes)."""
 
     game: str = "gomoku"
     rule: str = "freestyle"
     width: int = 15
     height: int = 15
+    opening: str = "free"
 
     def describe(self) -> str:
         if self.game == "gomoku":
             size = f"{self.width}" if self.width == self.height else f"{self.width}x{self.height}"
-            return f"gomoku {self.rule} {size}"
+            rule = self.rule if self.opening == "free" else f"{self.rule} ({self.opening} opening)"
+            return f"gomoku {rule} {size}"
         if self.game == "dots":
             return f"dots {self.height}x{self.width}"
         return self.game

@@ -19,6 +19,7 @@ from plies.errors import InvalidOption, InvalidRecord, PliesError
 from plies.gomoku import openings as gomoku_openings
 
 RENJU26 = "renju26"
+BALANCED = "balanced"  # the shipped balanced set for the match's rule, size and opening rule
 STDIN = "-"  # openings read from standard input
 _INT = re.compile(r"[+-]?\d+")
 
@@ -179,8 +180,10 @@ def _stdin_suffix(game: str, text: str) -> str:
 
 
 def load_openings(source: str, setup: GameSetup, plies: int | None = None) -> list[Opening]:
-    """The openings in ``source``: ``renju26``, or a file by extension (Gomoku: ``.psq``,
-    ``.sgf``, anything else offset lines; chess: ``.epd``/``.fen``/``.txt`` FENs, ``.pgn``).
+    """The openings in ``source``: ``renju26``, ``balanced`` (the set shipped for the setup's
+    rule, size and opening rule, :mod:`plies.gomoku.balanced`), or a file by extension
+    (Gomoku: ``.psq``, ``.sgf``, anything else offset lines; chess: ``.epd``/``.fen``/``.txt``
+    FENs, ``.pgn``).
     ``plies`` cuts record and PGN openings to their first moves. Every opening is checked
     by replaying it; a bad one is an error naming the file and line. ``-`` reads standard
     input, its kind told by the content: a .psq/.sgf record or offset lines (Gomoku), PGN
@@ -197,6 +200,14 @@ def load_openings(source: str, setup: GameSetup, plies: int | None = None) -> li
     if setup.game == "gomoku":
         if source == RENJU26:
             openings = renju_openings(setup)
+        elif source == BALANCED:
+            from plies.gomoku.balanced import shipped_path
+
+            found = shipped_path(setup.rule, setup.width, setup.height, setup.opening)
+            openings = [
+                Opening(o.moves, name=f"{BALANCED}:{o.name.rsplit(':', 1)[-1]}")
+                for o in _gomoku_offsets(found, setup)
+            ]
         elif suffix in (".psq", ".sgf"):
             openings = _gomoku_record(path, setup, plies)
         else:

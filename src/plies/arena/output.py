@@ -36,6 +36,7 @@ def gomoku_record_text(result: GameResult, fmt: str, event: str) -> str:
         width=setup.width,
         height=setup.height,
         rule=setup.rule,
+        opening=setup.opening if setup.opening != "free" else None,
         moves=[parse_move(m, setup.width, setup.height) for m in result.moves],
         players=result.names,
         result={0: "black", 1: "white", None: "draw"}[winner],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sized
+from typing import Any
 
 from plies.arena.play import GameJob, GameResult
 from plies.errors import InvalidOption
@@ -124,8 +125,21 @@ def run_ray(
     address: str | None = None,
     plugins: tuple[str, ...] = (),
 ) -> Iterator[GameResult]:
-    """Play ``concurrency`` games at a time as Ray tasks: on the cluster at ``address``, or on
-    a local Ray instance started (and stopped) here."""
+    """Play ``concurrency`` games at a time as Ray tasks (:func:`ray_map`)."""
+    return ray_map(_ray_job, jobs, concurrency, should_stop, address, (plugins,))
+
+
+def ray_map(
+    func: Callable[..., Any],
+    jobs: Iterable[Any],
+    concurrency: int,
+    should_stop: Callable[[], bool] = _never,
+    address: str | None = None,
+    args: tuple = (),
+) -> Iterator[Any]:
+    """Run ``func(job, *args)`` for each job as Ray tasks, ``concurrency`` at a time, on the
+    cluster at ``address`` or on a local Ray instance started (and stopped) here; yield the
+    results as they finish (the arena's games, the opening book's searches)."""
     try:
         import ray
     except ImportError:
@@ -135,13 +149,13 @@ def run_ray(
         kwargs = {"address": address} if address else {"num_cpus": concurrency}
         ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR", **kwargs)
         started = True
-    remote = ray.remote(num_cpus=1, max_retries=0)(_ray_job)
+    remote = ray.remote(num_cpus=1, max_retries=0)(func)
     pending: dict = {}
 
-    def submit(job: GameJob) -> None:
-        pending[remote.remote(job, plugins)] = job
+    def submit(job: Any) -> None:
+        pending[remote.remote(job, *args)] = job
 
-    def harvest() -> Iterator[GameResult]:
+    def harvest() -> Iterator[Any]:
         done, _ = ray.wait(list(pending), num_returns=1)
         for ref in done:
             del pending[ref]

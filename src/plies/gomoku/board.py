@@ -8,7 +8,7 @@ from typing import Literal
 import numpy as np
 
 from plies.errors import ForbiddenMove, GameOver, InvalidMove, InvalidOption
-from plies.gomoku import rules
+from plies.gomoku import opening_rule, rules
 from plies.gomoku.notation import COLUMN_LETTERS, Move, parse_move
 from plies.gomoku.rules import BLACK, EMPTY, PAD, WHITE
 
@@ -45,7 +45,10 @@ class Board:
     ``Board(size=15, rule="renju")`` or ``Board(width=20, height=15, rule="freestyle")``.
     Black (1) moves first, then the colours alternate. Under Renju, ``forbidden="illegal"``
     (the default) rejects black's forbidden moves; ``forbidden="loses"`` plays them and
-    awards the game to white.
+    awards the game to white. ``opening`` is the opening rule (``free``, ``pro``,
+    ``long-pro``; :mod:`plies.gomoku.opening_rule`): a Board checks only the one it is given,
+    ``free`` by default; front ends that start games pass the rule's default (``pro`` for
+    Caro) unless told otherwise.
     """
 
     def __init__(
@@ -56,6 +59,7 @@ class Board:
         width: int | None = None,
         height: int | None = None,
         forbidden: ForbiddenMode = "illegal",
+        opening: str = "free",
     ) -> None:
         self.width = int(width if width is not None else size)
         self.height = int(height if height is not None else (size if width is None else width))
@@ -64,6 +68,8 @@ class Board:
         if forbidden not in ("illegal", "loses"):
             raise InvalidOption(f"forbidden must be 'illegal' or 'loses', not {forbidden!r}")
         self.forbidden_mode: ForbiddenMode = forbidden
+        self.opening = opening_rule.opening_name(opening)
+        opening_rule.check_board(self.opening, self.width, self.height)
         self.stride = rules.padded_stride(self.width)
         self.cells = rules.new_cells(self.width, self.height)
         self._hash = np.zeros(1, dtype=np.uint64)
@@ -206,6 +212,19 @@ class Board:
         n = rules.forbidden_points(self.cells, self.width, self.height, out)
         return [self._move(int(p)) for p in out[:n]]
 
+    @property
+    def stones(self) -> int:
+        """The number of stones on the board (moves and set-up stones)."""
+        return int(np.count_nonzero((self.cells == BLACK) | (self.cells == WHITE)))
+
+    def opening_banned(self) -> list[Move]:
+        """The empty cells the opening rule forbids to the side to move now (see
+        :mod:`plies.gomoku.opening_rule`); empty when the rule limits nothing here."""
+        if self.opening == "free":
+            return []
+        cells = opening_rule.banned_cells(self.opening, self.width, self.height, self.stones)
+        return [m for m in cells if self.cells[self._pos(m)] == EMPTY]
+
     def check_move(self, move: MoveLike) -> Move:
         """Validate a move for the side to move; return it parsed or raise :class:`InvalidMove`."""
         m = self.parse(move)
@@ -213,6 +232,8 @@ class Board:
             raise GameOver(f"move {m} played after the game ended")
         if self.cells[self._pos(m)] != EMPTY:
             raise InvalidMove(f"cell {m} ({m.algebraic(self.height)}) is occupied")
+        if self.opening != "free":
+            opening_rule.check(self.opening, self.width, self.height, self.stones, m)
         if (
             self.forbidden_mode == "illegal"
             and self.rule_code == rules.RENJU
@@ -247,7 +268,12 @@ class Board:
             self.forbidden_mode == "illegal",
             out,
         )
-        return [self._move(int(p)) for p in out[:n]]
+        moves = [self._move(int(p)) for p in out[:n]]
+        banned = self.opening_banned()
+        if banned:
+            skip = set(banned)
+            moves = [m for m in moves if m not in skip]
+        return moves
 
     # --- making and unmaking moves -------------------------------------------------------
     def play(self, move: MoveLike) -> Move:
@@ -331,9 +357,10 @@ class Board:
         width: int | None = None,
         height: int | None = None,
         forbidden: ForbiddenMode = "illegal",
+        opening: str = "free",
     ) -> Board:
         """A board after playing ``moves`` in order from the empty position."""
-        board = cls(size, rule, width=width, height=height, forbidden=forbidden)
+        board = cls(size, rule, width=width, height=height, forbidden=forbidden, opening=opening)
         board.play_moves(moves)
         return board
 
@@ -375,5 +402,6 @@ class Board:
     def __repr__(self) -> str:
         return (
             f"Board(width={self.width}, height={self.height}, rule={self.rule!r}, "
-            f"moves={len(self._history)})"
+            + (f"opening={self.opening!r}, " if self.opening != "free" else "")
+            + f"moves={len(self._history)})"
         )

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from plies import __version__
+from plies.errors import InvalidOption
+from plies.gomoku import opening_rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from plies.gomoku.board import Board
@@ -222,6 +224,8 @@ class Brain:
         self.debug = os.environ.get("PLIES_PBRAIN_DEBUG", "") not in ("", "0")
         self.game: Game | None = None
         self.engine: Any = None
+        self._book: Any = None  # the opening book for _book_key (plies.gomoku.book.Book)
+        self._book_key: tuple | None = None
         self._engine_key: tuple | None = None
         self._board_cache: Board | None = None
         self._rules_ready = threading.Event()
@@ -468,6 +472,15 @@ class Brain:
                 self.debug = number != 0
             self.info[key] = number
             self.info_sent.add(key)
+        elif key == "book":
+            if value not in ("off", "default") and not os.path.isfile(value):
+                raise BrainError(f"INFO book {value[:80]!r}: expected off, default or a book file")
+            self.info[key] = value
+        elif key == "opening":
+            try:
+                self.info[key] = opening_rule.opening_name(value)
+            except InvalidOption as exc:
+                raise BrainError(f"INFO opening {value[:40]!r}: {exc}") from None
         else:
             self.info[key] = value  # folder, evaluate, and keys we do not use
 
@@ -667,8 +680,48 @@ class Brain:
             self._new_game = False
         return self.engine
 
+    def own_opening(self, board: Board) -> str:
+        """The opening rule the brain's own moves obey: ``INFO opening``, else the rule's
+        default (``pro`` for Caro); ``free`` on a board too small for it. The manager referees
+        the opponent's moves: the brain never refuses them for the opening rule."""
+        rule, _ = rule_from_info(int(self.info["rule"]))
+        name = self.info.get("opening") or opening_rule.default_opening(rule)
+        try:
+            opening_rule.check_board(name, board.width, board.height)
+        except InvalidOption:
+            return "free"
+        return name
+
+    def _book_for(self, board: Board) -> Any:
+        """The opening book for ``board``'s game: ``INFO book`` (``off``, the default: the
+        shipped books come from searches far shorter than a tournament move's; ``default``,
+        the one plies ships for the rule, size and opening rule; or a file), cached."""
+        spec = self.info.get("book") or "off"
+        if spec == "off":
+            return None  # without importing the book module on the move's clock
+        key = (spec, board.rule, board.width, board.height, board.opening)
+        if key != self._book_key:
+            from plies.gomoku.book import resolve_book
+
+            try:
+                self._book = resolve_book(spec, *key[1:])
+            except InvalidOption as exc:
+                self.message(f"no book: {exc}")
+                self._book = None
+            self._book_key = key
+        return self._book
+
+    def _own_view(self, board: Board) -> Board:
+        """``board`` under the brain's own opening rule (a copy when it is not ``free``)."""
+        name = self.own_opening(board)
+        if name == board.opening:
+            return board
+        view = board.copy()
+        view.opening = name
+        return view
+
     def choose_move(self, t0: float) -> tuple[int, int]:
-        board = self.board()
+        board = self._own_view(self.board())
         if board.is_over:
             raise BrainError("the game is over: no move to make")
         if len(board) == 0 and not self._game().stones:
@@ -678,6 +731,7 @@ class Brain:
             self.message(f"kernels still loading: quick move {m[0]},{m[1]}")
             return m
         engine = self._ensure_engine()
+        engine.set_book(self._book_for(board))
         budget = time_budget(
             self._clock(),
             time.perf_counter() - t0,
@@ -794,83 +848,46 @@ class Brain:
             self.send(f"ERROR internal error: {type(exc).__name__}: {exc}")
 
     def swap2_answer(self, board: Board, t0: float) -> str:
-        """The swap2 decision with the engine's evaluation (docs/pbrain.md, SWAP2BOARD)."""
+        """The swap2 decision with the engine's evaluation (docs/pbrain.md, SWAP2BOARD): the
+        decisions of :mod:`plies.gomoku.swap`, which ``plies play`` shares, on this move's
+        time."""
+        from plies.gomoku import swap
+
         if not self._wait_engine(t0):
             raise BrainError("the engine is still loading")
         engine = self._ensure_engine()
+        engine.set_book(None)  # swap positions are judged by search, not played from a book
         total = time_budget(self._clock(), time.perf_counter() - t0, lambda s: s / 10)
         n = len(board)
         if n == 0:
-            answer = self._swap2_open(board, engine, total)
+            share = len(swap.candidate_openings(board.width, board.height)) or 1
+            each = Budget(total.soft / share, total.hard / share, total.limit)
+            moves = swap.propose_opening(
+                board, lambda b, k: self._search(engine, b, each, multipv=k), self._stop.is_set
+            )
             opening = board.copy()
-            opening.play_moves([tuple(map(int, xy.split(","))) for xy in answer.split()])
+            opening.play_moves(moves)
             self._adopt(opening, [])
-            return answer
-        b = Budget(total.soft / 2, total.hard / 2, total.limit)
-        r = self._search(engine, board, b)
-        s = r.score  # for the side to move: white after 3 stones and after 5
-        if n == 5:
-            if s > 0 and r.move is not None:
-                self._adopt(board, [r.move])
-                return f"{r.move.x},{r.move.y}"
-            self._adopt(board, [])
-            return "SWAP"
-        if s < -SWAP2_MARGIN or r.move is None:
-            self._adopt(board, [])
-            return "SWAP"
-        if s > SWAP2_MARGIN:
-            self._adopt(board, [r.move])
-            return f"{r.move.x},{r.move.y}"
-        # balanced: add a white and a black stone so that the position stays balanced
-        fourth = r.move
-        after = board.copy()
-        after.play(fourth)
-        rest = Budget(
-            max(0.0, total.soft - (time.perf_counter() - t0)) / 2,
-            max(0.0, total.hard - (time.perf_counter() - t0)) / 1.5,
-            total.limit,
-        )
-        r5 = self._search(engine, after, rest, multipv=6)
-        lines = r5.lines or []
-        if not lines:
-            self._adopt(board, [fourth])
-            return f"{fourth.x},{fourth.y}"
-        fifth = min(lines, key=lambda ln: abs(ln.score)).move
-        self._adopt(board, [fourth, fifth])
-        return f"{fourth.x},{fourth.y} {fifth.x},{fifth.y}"
+            return " ".join(f"{m.x},{m.y}" for m in moves)
 
-    def _swap2_open(self, board: Board, engine: Any, total: Budget) -> str:
-        """Three opening stones whose position is closest to balanced for white to move."""
-        w, h = board.width, board.height
-        cx, cy = w // 2, h // 2
-        candidates = [
-            [(cx, cy), (cx + 1, cy), (cx + 1, cy + 2)],
-            [(cx, cy), (cx + 1, cy + 1), (cx - 1, cy + 2)],
-            [(cx, cy), (cx + 1, cy), (cx - 2, cy + 1)],
-            [(cx, cy), (cx + 1, cy + 1), (cx + 3, cy)],
-            [(cx, cy), (cx + 2, cy), (cx - 1, cy + 2)],
-            [(cx, cy), (cx + 1, cy - 1), (cx + 2, cy + 2)],
-        ]
-        best, best_score = None, None
-        each = Budget(total.soft / len(candidates), total.hard / len(candidates), total.limit)
-        for moves in candidates:
-            if not all(0 <= x < w and 0 <= y < h for x, y in moves):
-                continue
-            trial = board.copy()
-            try:
-                trial.play_moves(moves)
-            except Exception:  # noqa: BLE001 - a candidate illegal under the rule
-                continue
-            if trial.is_over:
-                continue
-            r = self._search(engine, trial, each)
-            if best_score is None or abs(r.score) < best_score:
-                best, best_score = moves, abs(r.score)
-            if self._stop.is_set():
-                break
-        if best is None:
-            best = candidates[0]
-        return " ".join(f"{x},{y}" for x, y in best)
+        def search(b: Board, multipv: int):
+            spent = time.perf_counter() - t0
+            left = Budget(
+                max(0.0, total.soft - spent) / 2,
+                max(0.0, total.hard - spent) / (1.5 if multipv > 1 else 2),
+                total.limit,
+            )
+            return self._search(engine, b, left, multipv=multipv)
+
+        if n == 5:
+            decision = swap.answer_five(board, search)
+        else:
+            decision = swap.answer_three(board, search, "swap2")
+        if decision.kind == "swap":
+            self._adopt(board, [])
+            return "SWAP"
+        self._adopt(board, list(decision.moves))
+        return " ".join(f"{m.x},{m.y}" for m in decision.moves)
 
     def _adopt(self, board: Board, extra: list) -> None:
         """Make the swap2 position plus ``extra`` (our added stones) the current game, the
@@ -904,9 +921,6 @@ def load_kernels(rules_loaded: Callable[[], None] | None = None) -> None:
     board = Board.from_moves([(7, 7), (8, 8), (7, 8)], 15)
     engine.search(board, depth=2)
     engine.vcf(board, max_nodes=100)
-
-
-SWAP2_MARGIN = 150  # centi-units: beyond it a swap2 position counts as decided for one side
 
 
 def main(argv: list[str] | None = None) -> int:

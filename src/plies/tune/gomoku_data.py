@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from plies.errors import InvalidOption
+from plies.gomoku.balanced import random_opening  # shared with the balanced openings
 
 
 @dataclass(frozen=True)
@@ -65,28 +66,6 @@ def _engine(settings: SelfPlaySettings):
             settings.rule, settings.size, hash_mb=16, params={"EVAL": settings.evaluation}
         )
     return _ENGINES[key]
-
-
-def random_opening(board, rng: random.Random, count: int) -> None:
-    """Play ``count`` random stones on legal cells of the central 7x7 (none that wins)."""
-    from plies.gomoku import Move
-
-    cx, cy = board.width // 2, board.height // 2
-    for _ in range(count):
-        cells = [
-            Move(x, y)
-            for x in range(cx - 3, cx + 4)
-            for y in range(cy - 3, cy + 4)
-            if board.is_legal(Move(x, y))
-        ]
-        rng.shuffle(cells)
-        for cell in cells:
-            board.play(cell)
-            if not board.is_over:
-                break
-            board.undo()
-        else:
-            return
 
 
 def play_game(settings: SelfPlaySettings, seed: int) -> dict:

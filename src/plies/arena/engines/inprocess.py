@@ -117,10 +117,12 @@ class GomokuEnginePlayer(_EnginePlayer):
     """The plies Gomoku engine (:class:`plies.gomoku.engine.Engine`) in this process (options:
     see :class:`_EnginePlayer`, and ``eval``: ``learned`` (the default), ``classic`` or the path
     of a learned table, see :mod:`plies.gomoku.engine.combos`; ``order``, the search's move
-    order, the same three choices; and any scalar tunable number of
-    :mod:`plies.gomoku.engine.params` by its name, e.g. ``LMR_BASE=0.75``, for tuning matches)."""
+    order, the same three choices; ``book``: ``off`` (the default: measurements), ``default``
+    (the book shipped for the game) or a book file, :mod:`plies.gomoku.book`; and any scalar
+    tunable number of :mod:`plies.gomoku.engine.params` by its name, e.g. ``LMR_BASE=0.75``,
+    for tuning matches)."""
 
-    OPTIONS = (*_EnginePlayer.OPTIONS, "eval", "order")
+    OPTIONS = (*_EnginePlayer.OPTIONS, "eval", "order", "book")
     SPEC = "plies:gomoku"
     games = frozenset({"gomoku"})
     _key: tuple | None = None
@@ -146,6 +148,11 @@ class GomokuEnginePlayer(_EnginePlayer):
                 load_order(self.order)
             except (OSError, ValueError) as exc:
                 raise InvalidOption(f"option order: cannot load {self.order!r}: {exc}") from None
+        self.book_spec = options.get("book", "off")
+        if self.book_spec not in ("off", "default"):
+            from plies.gomoku.book import Book
+
+            Book(self.book_spec)  # a one-line error now rather than in a game
 
     def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
         from plies.gomoku.engine import Engine
@@ -163,6 +170,11 @@ class GomokuEnginePlayer(_EnginePlayer):
             self._key = key
         else:
             self._engine.new_game()
+        from plies.gomoku.book import resolve_book
+
+        self._engine.set_book(
+            resolve_book(self.book_spec, setup.rule, setup.width, setup.height, setup.opening)
+        )
 
     def think(self, referee: Referee, limits: Limits, deadline: float | None) -> Reply:
         from plies.gomoku.engine.search import WIN, WIN_BOUND

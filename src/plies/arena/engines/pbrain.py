@@ -23,6 +23,7 @@ from plies.arena.engines.base import EngineFailure, Limits, Reply
 from plies.arena.engines.external import ExternalPlayer
 from plies.arena.game import GameSetup, Referee
 from plies.arena.timecontrol import TimeControl
+from plies.gomoku.opening_rule import default_opening
 
 # pbrain INFO rule codes: bit 0 exactly five, bit 2 Renju, bit 3 Caro
 RULE_CODES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8, "caro5": 9}
@@ -87,6 +88,8 @@ class PbrainPlayer(ExternalPlayer):
         proc.send(f"INFO max_memory {self.max_memory}")
         proc.send("INFO game_type 1")
         proc.send(f"INFO rule {RULE_CODES[setup.rule]}")
+        if setup.opening != default_opening(setup.rule):
+            proc.send(f"INFO opening {setup.opening}")  # plies' brain; others ignore it
         for key, value in self.options.items():
             proc.send(f"INFO {key} {value}")
         self._synced = []

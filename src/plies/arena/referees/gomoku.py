@@ -9,12 +9,19 @@ from plies.gomoku.board import Board
 
 class GomokuReferee(BoardReferee[Board]):
     """Plays moves given as ``x,y`` (or ``h8``) on a :class:`Board`; black's forbidden moves
-    under Renju lose the game (they are played, then judged)."""
+    under Renju lose the game (they are played, then judged); a move that breaks the opening
+    rule is illegal (it loses as any illegal move does)."""
 
     COLOURS = ("black", "white")
 
     def _new_board(self, setup: GameSetup, opening: Opening) -> Board:
-        return Board(width=setup.width, height=setup.height, rule=setup.rule, forbidden="loses")
+        return Board(
+            width=setup.width,
+            height=setup.height,
+            rule=setup.rule,
+            forbidden="loses",
+            opening=setup.opening,
+        )
 
     def to_move(self) -> int:
         return self._board.to_move - 1

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from plies.errors import InvalidOption
-from plies.gomoku import rules
+from plies.gomoku import opening_rule, rules
 from plies.gomoku.board import Board, rule_code
 from plies.gomoku.engine import combos
 from plies.gomoku.engine import params as engine_params
@@ -93,6 +93,7 @@ class SearchResult:
     nps: int
     time: float
     lines: list[PVLine] = field(default_factory=list)
+    book: bool = False  # the move came from the opening book (no search)
 
     @property
     def score_text(self) -> str:
@@ -106,6 +107,8 @@ class Engine:
     across searches (call :meth:`new_game` to clear it). ``features`` switches search features
     off by name (see ``search.FEATURE_NAMES``), for tests and for measuring their effect;
     ``params`` overrides evaluation parameters of :mod:`plies.gomoku.engine.params` (tuning).
+    ``book`` (a :class:`~plies.gomoku.book.Book` or its path): positions in it are answered
+    with a book move, no search (:meth:`set_book`; docs/openings.md).
     """
 
     def __init__(
@@ -120,6 +123,7 @@ class Engine:
         features: dict[str, bool] | None = None,
         params: dict | None = None,
         prefault: bool = True,
+        book=None,
     ) -> None:
         self.rule_code = rule_code(rule)
         self.width = width or size
@@ -190,6 +194,12 @@ class Engine:
         self.vct_free: int | None = None
         # the last search's root VCT: df-pn nodes, CPU seconds, whether it proved a win
         self.root_vct_stats: dict[str, float] = {}
+        # the opening book whose moves are played at the root (plies.gomoku.book.Book)
+        self.book = None
+        self.set_book(book)
+        # the opening rule of the current search and the root cells it forbids (padded)
+        self._opening_name = "free"
+        self._banned = np.zeros(0, dtype=np.int32)
         self._warm(("search", "vct"))
 
     def _warm(self, parts: tuple[str, ...]) -> None:
@@ -219,6 +229,40 @@ class Engine:
             vctx.stop[0] = 0
 
     # --- housekeeping -----------------------------------------------------------------------
+    def set_book(self, book) -> None:
+        """Play book moves at the root from ``book`` (a :class:`~plies.gomoku.book.Book` or
+        the path of one; None: no book). A book for another rule or size is an error."""
+        if book is not None and not hasattr(book, "probe"):
+            from plies.gomoku.book import Book
+
+            book = Book(book)
+        if book is not None and (book.rule, book.width, book.height) != (
+            self._rule_name(),
+            self.width,
+            self.height,
+        ):
+            raise InvalidOption(
+                f"book {book.path.name} is for {book.describe()}, the engine plays "
+                f"{self._rule_name()} {self.width}x{self.height}"
+            )
+        self.book = book
+
+    def _book_result(self, board: Board, multipv: int) -> SearchResult | None:
+        """The best book move of this root as a result (score and depth of the book's
+        search), or None: no book, not in it, or no book move the rules allow here."""
+        if self.book is None or multipv != 1:
+            return None
+        banned = {int(p) for p in self._banned}
+        moves = [m for m in self.book.probe(board) if self._to_pos(m.move) not in banned]
+        if not moves:
+            return None
+        best = max(moves, key=lambda m: (m.score, m.visits))
+        line = PVLine(best.move, best.score, [best.move])
+        return SearchResult(
+            best.move, best.score, win_probability(best.score), [best.move], best.depth,
+            best.depth, 0, 0, 0.0, [line], book=True,
+        )  # fmt: skip
+
     def new_game(self) -> None:
         """Forget everything learned (transposition table, histories)."""
         self.tt[:] = 0
@@ -381,6 +425,7 @@ class Engine:
         info=None,
         target: float | None = None,
         full_time: bool = False,
+        opening: str | None = None,
     ) -> SearchResult:
         """Search ``board`` for the side to move within the given limits.
 
@@ -394,15 +439,58 @@ class Engine:
         ``full_time``: search until ``movetime`` is up rather than stop when the next iteration
         looks too long to finish (a fixed time per move, where unused time is lost: an
         unfinished iteration still counts once its first root move is searched).
+        ``opening``: the opening rule the move must obey (:mod:`plies.gomoku.opening_rule`),
+        the board's own when None; the engine never names a move it forbids.
         """
         self._claim()
         try:
+            self._opening_name = (
+                board.opening if opening is None else opening_rule.opening_name(opening)
+            )
+            self._banned = self._opening_banned(board)
+            if not board.is_over:
+                hit = self._book_result(board, multipv)
+                if hit is not None:
+                    if info is not None:
+                        info(hit)
+                    return hit
             return self._search(
                 board, depth, nodes, movetime, multipv, time_left, increment, info, target,
                 full_time,
             )  # fmt: skip
         finally:
             self._release()
+
+    def _opening_banned(self, board: Board) -> np.ndarray:
+        """The padded cells the opening rule forbids at this root (empty array: none)."""
+        name = self._opening_name
+        if name == board.opening:
+            banned = board.opening_banned()
+        else:
+            view = board.copy()
+            view.opening = name
+            banned = view.opening_banned()
+        return np.array([self._to_pos(m) for m in banned], dtype=np.int32)
+
+    def _open_ring(self, board: Board, st) -> None:
+        """Make the cells the opening rule allows nearest to the centre root candidates (the
+        search generates only cells near a stone; ``long-pro``'s move 3 may have none)."""
+        if len(self._banned) == 0 or board.stones != 2:
+            return
+        c = opening_rule.centre(board.width, board.height)
+        dist = opening_rule.min_distance(self._opening_name)
+        for y in range(board.height):
+            for x in range(board.width):
+                if max(abs(x - c.x), abs(y - c.y)) == dist:
+                    st.near[self._to_pos(Move(x, y))] += 1
+
+    def _exclude_banned(self, ctx: S.SearchContext) -> int:
+        """Reset the root exclusions to the opening's banned cells; return their count (MultiPV
+        lines are excluded after them)."""
+        ctx.excluded[:] = -1
+        nb = len(self._banned)
+        ctx.excluded[:nb] = self._banned
+        return nb
 
     def _search(
         self, board, depth, nodes, movetime, multipv, time_left, increment, info, target, full_time
@@ -431,7 +519,7 @@ class Engine:
         try:
             st, tb = ST.state_from_board(board, self.tables)
             result = None
-            if multipv == 1:
+            if multipv == 1 and len(self._banned) == 0:
                 vct_time = movetime if target is None or movetime is None else min(target, movetime)
                 result = self._root_vct(board, st, tb, start, vct_time, nodes)
                 vct_nodes = int(self.root_vct_stats.get("nodes", 0))
@@ -443,6 +531,7 @@ class Engine:
                 nodes = max(1, nodes - vct_nodes)
             for i in range(1, self.threads):
                 hst, _ = ST.state_from_board(board, self.tables)
+                self._open_ring(board, hst)
                 hctx = self._context(i, hst.cells.shape[0])
                 self._prepare(hctx, None)
                 t = threading.Thread(
@@ -450,6 +539,7 @@ class Engine:
                 )
                 helpers.append((t, hctx))
                 t.start()
+            self._open_ring(board, st)
             ctx = self._context(0, st.cells.shape[0])
             self._prepare(ctx, nodes)
             pvs_start = time.perf_counter() if vct_nodes else start
@@ -565,7 +655,7 @@ class Engine:
             ctx.order[:] = self._order
             ctx.stats[S.S_ORDER] = 1
         ctx.killers[:] = -1
-        ctx.excluded[:] = -1
+        self._exclude_banned(ctx)
         ctx.features[:] = self.features
         ctx.lmr[:] = self._lmr
         ctx.history[:] //= 4
@@ -581,11 +671,11 @@ class Engine:
         multipv = min(multipv, max(1, len(board.moves())))
         for d in range(1, max_depth + 1):
             lines: list[PVLine] = []
-            ctx.excluded[:] = -1
+            nb = self._exclude_banned(ctx)
             aborted = False
             for k in range(multipv):
                 if k > 0:
-                    self._seed_root(st, ctx, result.lines, k, d - 1)
+                    self._seed_root(st, ctx, result.lines, nb + k, d - 1)
                 self._aspiration(st, tb, ctx, d, result.score if k == 0 else None)
                 best = int(ctx.stats[S.S_ROOT_BEST])
                 if self.stop_flag[0] != 0:
@@ -594,13 +684,13 @@ class Engine:
                     # first root move (the previous best) has been searched in full
                     if k > 0 or ctx.stats[S.S_ROOT_DONE] == 0 or best < 0:
                         break
-                if best < 0 or best in ctx.excluded[:k]:
+                if best < 0 or best in ctx.excluded[: nb + k]:
                     break  # no move left; or a five at the root, which ignores the exclusions
                 pv = [self._to_move(p) for p in ctx.pv[0, : ctx.pvlen[0]]]
                 if not pv or pv[0] != self._to_move(best):
                     pv = [self._to_move(best)]
                 lines.append(PVLine(self._to_move(best), int(ctx.stats[S.S_ROOT_SCORE]), pv))
-                ctx.excluded[k] = best
+                ctx.excluded[nb + k] = best
                 if aborted:
                     break
             if len(lines) > 1:
@@ -645,17 +735,24 @@ class Engine:
             ):
                 break
         result.nodes = int(ctx.stats[S.S_NODES])
+        banned = {int(p) for p in self._banned}
         if result.move is None:
             # stopped before the first iteration finished: take the first ordered move
             n = S.generate(st, ctx, 0, -1, False, -1)
-            if n > 0:
-                S.pick_next(ctx, 0, 0, n)
-                m = self._to_move(ctx.moves[0, 0])
-                result.move = m
-                result.pv = [m]
+            for i in range(n):
+                S.pick_next(ctx, 0, i, n)
+                if int(ctx.moves[0, i]) not in banned:
+                    m = self._to_move(ctx.moves[0, i])
+                    result.move = m
+                    result.pv = [m]
+                    break
         if result.move is None:
             # no candidate near the stones at all: any move the side to move may play
-            playable = [m for m in board.moves() if not board.is_forbidden(m)]
+            playable = [
+                m
+                for m in board.moves()
+                if not board.is_forbidden(m) and self._to_pos(m) not in banned
+            ]
             if playable:
                 result.move = playable[0]
                 result.pv = [playable[0]]

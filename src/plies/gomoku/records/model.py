@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from plies.errors import InvalidMove, InvalidOption, InvalidRecord
 from plies.gomoku.board import Board, ForbiddenMode, check_size
 from plies.gomoku.notation import Move
+from plies.gomoku.opening_rule import opening_name
 from plies.gomoku.rules import RULE_NAMES
 
 RESULTS = ("black", "white", "draw")
@@ -121,6 +122,8 @@ class GameRecord:
     * ``properties``: other metadata as ``{key: value}`` strings (SGF properties such as ``GN``
       or ``KM``, the Piskvork header levels...); writers keep what their format can hold.
     * ``times_ms``: thinking time per move in milliseconds (Piskvork), or None.
+    * ``opening``: the opening rule the game was played under (``free``, ``pro``,
+      ``long-pro``), or None when the record does not say (then replayed as ``free``).
 
     ``source``, ``move_lines`` and ``move_texts`` (the file, and the line and the text of each
     move as written there) are filled in by the readers so that replay errors can point at the
@@ -137,6 +140,7 @@ class GameRecord:
     date: str | None = None
     properties: dict[str, str] = field(default_factory=dict)
     times_ms: list[int] | None = None
+    opening: str | None = None
     source: str | None = field(default=None, compare=False, repr=False)
     move_lines: list[int] = field(default_factory=list, compare=False, repr=False)
     move_texts: list[str] = field(default_factory=list, compare=False, repr=False)
@@ -150,6 +154,8 @@ class GameRecord:
                     f"unknown rule {self.rule!r}: expected one of {', '.join(RULE_NAMES)}"
                 )
             self.rule = name
+        if self.opening is not None:
+            self.opening = opening_name(self.opening)
         if self.result is not None and self.result not in RESULTS:
             raise InvalidOption(f"result must be one of {', '.join(RESULTS)} or None")
         self.moves = [m if isinstance(m, Move) else Move(int(m[0]), int(m[1])) for m in self.moves]
@@ -179,10 +185,18 @@ class GameRecord:
         return m.pbrain()
 
     # --- replay --------------------------------------------------------------------------
-    def to_board(self, rule: str | None = None, forbidden: ForbiddenMode = "illegal") -> Board:
+    def to_board(
+        self,
+        rule: str | None = None,
+        forbidden: ForbiddenMode = "illegal",
+        opening: str | None = None,
+    ) -> Board:
         """Replay the moves on a new :class:`Board`.
 
-        The rule is ``rule`` if given, else the record's rule, else freestyle. ``forbidden``
+        The rule is ``rule`` if given, else the record's rule, else freestyle; the opening
+        rule likewise ``opening``, else the record's, else ``free`` (a record that does not
+        name one is replayed as the game was played: games from elsewhere, such as Gomocup's
+        Caro games, do not follow ``pro``). ``forbidden``
         is passed to the Board: with ``"illegal"`` a Renju forbidden move by black is an error,
         with ``"loses"`` it ends the game as a white win. Raises :class:`InvalidRecord` naming
         the move number (and the file and line when the record was read from one) for a move
@@ -193,6 +207,7 @@ class GameRecord:
             height=self.height,
             rule=rule or self.rule or "freestyle",
             forbidden=forbidden,
+            opening=opening or self.opening or "free",
         )
         for i, m in enumerate(self.moves):
             line = self.move_lines[i] if i < len(self.move_lines) else None
@@ -216,6 +231,7 @@ class GameRecord:
             width=board.width,
             height=board.height,
             rule=board.rule,
+            opening=board.opening if board.opening != "free" else None,
             moves=board.history,
             **metadata,
         )

@@ -13,7 +13,8 @@
   (``7,7``: 0-based column, row from the top; ``(7,7)`` also works), separated by spaces,
   commas, semicolons or line breaks. Black plays the first move; colours alternate.
 * Lines starting with ``#`` are comments; ``# key: value`` comments are headers. Known keys:
-  ``rule``, ``size`` (``15`` or ``20x15``, width x height; 15 when absent), ``black``,
+  ``rule``, ``opening`` (free, pro, long-pro), ``size`` (``15`` or ``20x15``, width x height;
+  15 when absent), ``black``,
   ``white``, ``result`` (black, white, draw), ``event``, ``date``; any other key is kept in
   ``GameRecord.properties``. Headers may appear anywhere (they are read first), each at most
   once. ``#`` after moves starts a comment to the end of the line.
@@ -25,6 +26,7 @@ import re
 
 from plies.errors import InvalidOption, InvalidRecord
 from plies.gomoku.notation import COLUMN_LETTERS, Move
+from plies.gomoku.opening_rule import opening_name
 from plies.gomoku.records.model import GameRecord, parse_result, parse_rule, parse_size
 
 _HEADER_RE = re.compile(r"^#\s*([A-Za-z][\w.-]*)\s*:\s*(.*?)\s*$")
@@ -32,7 +34,7 @@ _SEP_RE = re.compile(r"[\s,;]*")
 _END = r"(?=[\s,;]|$)"
 _PBRAIN_RE = re.compile(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?" + _END)
 _ALGEBRAIC_RE = re.compile(r"([A-Za-z])(\d+)" + _END)
-_KNOWN = ("rule", "size", "black", "white", "result", "event", "date")
+_KNOWN = ("rule", "opening", "size", "black", "white", "result", "event", "date")
 
 
 def read_text(
@@ -83,6 +85,12 @@ def read_text(
                 line=lineno,
                 source=source,
             )
+    if "opening" in headers:
+        value, lineno = headers["opening"]
+        try:
+            record.opening = opening_name(value)
+        except InvalidOption as exc:
+            raise InvalidRecord(str(exc), line=lineno, source=source) from None
     if "result" in headers:
         value, lineno = headers["result"]
         try:
@@ -143,6 +151,8 @@ def write_text(record: GameRecord, notation: str = "algebraic") -> str:
     out = ["# plies game record", f"# size: {record.size_text}"]
     if record.rule:
         out.append(f"# rule: {record.rule}")
+    if record.opening:
+        out.append(f"# opening: {record.opening}")
     for key, value in (
         ("black", record.players[0]),
         ("white", record.players[1]),

@@ -1,0 +1,209 @@
+"""``plies book build``: grow an opening book (:mod:`plies.gomoku.book`) by plies' own searches.
+
+The build expands the opening tree breadth first. Each position met with fewer than ``plies``
+stones is searched once (a MultiPV search of ``nodes`` nodes, ``multipv`` lines); its lines
+become the position's book moves, and the lines within ``window`` centi-units of the best lead
+to the positions searched next. Positions are keyed under the board's symmetries, so mirror
+images and transpositions are searched once.
+
+Searches run ``workers`` at a time in spawned processes (one engine each), or as Ray tasks
+on a cluster (``backend="ray"``, the arena's :func:`~plies.arena.runners.ray_map`). Every
+finished search is committed to the SQLite file at once: a build stopped by Ctrl-C, or by
+``max_positions``, resumes where it was when run again with the same file.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+
+from plies.errors import InvalidOption
+from plies.gomoku.book import Book
+from plies.gomoku.notation import Move
+
+Stones = list[tuple[int, int, int]]
+
+
+@dataclass(frozen=True)
+class BookSettings:
+    """The game and the searches of a build."""
+
+    rule: str = "freestyle"
+    width: int = 15
+    height: int = 15
+    opening: str = "free"
+    plies: int = 4
+    nodes: int = 20000
+    multipv: int = 3
+    window: int = 60
+
+    def check(self) -> None:
+        for name, low in (("plies", 1), ("nodes", 1), ("multipv", 1), ("window", 0)):
+            if getattr(self, name) < low:
+                raise InvalidOption(f"{name} must be at least {low}, not {getattr(self, name)}")
+
+
+_engine = None  # one engine (and key maker) per worker process, for _engine_key's game
+_engine_key: tuple | None = None
+_keys = None
+
+
+def search_position(settings: BookSettings, stones: Stones) -> tuple[Stones, list]:
+    """One book search (run in a worker): ``(stones, [(x, y, score, depth), ...])``, best
+    first. The stones are replayed in order, so the opening rule applies to the lines. The
+    search asks for three times ``multipv`` lines and keeps the first ``multipv`` that lead to
+    different positions (symmetric twins, common near the centre, count once)."""
+    global _engine, _engine_key, _keys
+    from plies.gomoku.board import Board
+    from plies.gomoku.book import Keys
+    from plies.gomoku.engine import Engine
+
+    key = (settings.rule, settings.width, settings.height)
+    if _engine is None or _engine_key != key:
+        _engine = Engine(settings.rule, width=settings.width, height=settings.height, hash_mb=32)
+        _keys = Keys(settings.width, settings.height)
+        _engine_key = key
+    board = Board(
+        width=settings.width, height=settings.height, rule=settings.rule, opening=settings.opening
+    )
+    for x, y, _ in stones:
+        board.play((x, y))
+    if board.is_over:
+        return stones, []
+    _engine.new_game()
+    result = _engine.search(board, nodes=settings.nodes, multipv=3 * settings.multipv)
+    lines = result.lines or ([] if result.move is None else [result])
+    color = 1 if len(stones) % 2 == 0 else 2
+    seen: set[int] = set()
+    kept = []
+    for ln in lines:
+        child, _ = _keys.key_of([*stones, (ln.move.x, ln.move.y, color)])
+        if child not in seen and len(seen) < settings.multipv:
+            seen.add(child)
+            kept.append((ln.move.x, ln.move.y, int(ln.score), int(result.depth)))
+    return stones, kept
+
+
+def _local(
+    settings: BookSettings, todo: list[Stones], workers: int, stop: Callable[[], bool]
+) -> Iterator[tuple[Stones, list]]:
+    if workers <= 1:
+        for stones in todo:
+            if stop():
+                return
+            yield search_position(settings, stones)
+        return
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    queue = iter(todo)
+    pending: set = set()
+    try:
+        while True:
+            while len(pending) < workers and not stop():
+                stones = next(queue, None)
+                if stones is None:
+                    break
+                pending.add(pool.submit(search_position, settings, stones))
+            if not pending:
+                return
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    finally:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ray_search(stones: Stones, settings: BookSettings) -> tuple[Stones, list]:
+    return search_position(settings, stones)
+
+
+def build(
+    path: str | Path,
+    settings: BookSettings,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    ray_address: str | None = None,
+    max_positions: int | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> dict[str, int]:
+    """Build (or resume) the book at ``path``; return its :meth:`Book.stats`.
+    ``on_progress(searched, pending)`` after each search; ``max_positions`` caps the searches
+    of this run."""
+    settings.check()
+    if backend not in ("local", "ray"):
+        raise InvalidOption(f"unknown backend {backend!r}: expected local or ray")
+    from plies.gomoku.board import Board
+
+    Board(width=settings.width, height=settings.height, rule=settings.rule,
+          opening=settings.opening)  # fmt: skip
+    book = Book.create(
+        path, settings.rule, settings.width, settings.height, settings.opening,
+        nodes=str(settings.nodes), multipv=str(settings.multipv),
+        window=str(settings.window), plies=str(settings.plies),
+    )  # fmt: skip
+    for name in ("nodes", "multipv", "window"):
+        if book.meta.get(name) != str(getattr(settings, name)):
+            book.close()
+            raise InvalidOption(
+                f"{path} was built with {name} {book.meta.get(name)}: resume it with the same "
+                f"{name} (only plies may change)"
+            )
+    if book.meta.get("plies") != str(settings.plies):  # a deeper (or shallower) book
+        book.db.execute("UPDATE meta SET value = ? WHERE key = 'plies'", (str(settings.plies),))
+        book.meta["plies"] = str(settings.plies)
+        book.commit()
+    done = 0
+    try:
+        if book.stats()["nodes"] == 0:
+            book.add_node([], 0)
+            book.commit()
+        while max_positions is None or done < max_positions:
+            todo = [s for _, s in book.pending(settings.plies - 1)]
+            if not todo:
+                break
+            if max_positions is not None:
+                todo = todo[: max_positions - done]
+            left = len(todo)
+
+            def stop() -> bool:
+                return should_stop()
+
+            if backend == "ray":
+                from plies.arena.runners import ray_map
+
+                results = ray_map(_ray_search, todo, max(1, workers), stop, ray_address,
+                                  (settings,))  # fmt: skip
+            else:
+                results = _local(settings, todo, workers, stop)
+            for stones, lines in results:
+                _record(book, settings, stones, lines)
+                done += 1
+                left -= 1
+                if on_progress is not None:
+                    on_progress(done, left)
+            if should_stop():
+                break
+        book.finish()
+        return book.stats()
+    finally:
+        book.close()
+
+
+def _record(book: Book, settings: BookSettings, stones: Stones, lines: list) -> None:
+    """Store one search and note the positions its good lines lead to (one transaction)."""
+    moves = [(Move(x, y), score, depth) for x, y, score, depth in lines]
+    book.store(stones, moves)
+    if moves:
+        best = moves[0][1]
+        color = 1 if len(stones) % 2 == 0 else 2
+        for m, score, _ in moves:
+            if score < best - settings.window:
+                continue
+            book.arrive([*stones, (m.x, m.y, color)])
+    book.commit()
