@@ -235,6 +235,19 @@ def test_a_tiny_movetime_still_returns_a_legal_move() -> None:
         assert result.move is not None and board.is_legal(result.move)
 
 
+@pytest.mark.parametrize("rule", ["freestyle", "renju"])
+def test_a_search_stopped_before_depth_1_still_makes_or_blocks_five(rule: str) -> None:
+    # one node: the first iteration never finishes, so the move comes from the fallback; it
+    # must still make the five, or block the opponent's (a brain on a tiny clock relies on it)
+    engine = Engine(rule, hash_mb=4)
+    # white to move, black threatens five at l8 only (h8-k8, g8 white)
+    block = Board.from_moves(["h8", "g8", "i8", "a1", "j8", "a3", "k8"], 15, rule)
+    assert engine.search(block, nodes=1).move == block.parse("l8")
+    # black to move with a four of its own (d5-g5, h5 free) and white's four to block too
+    win = Board.from_moves(["d5", "h8", "e5", "i8", "f5", "j8", "g5", "k8"], 15, rule)
+    assert engine.search(win, nodes=1).move in {win.parse("c5"), win.parse("h5")}
+
+
 def test_vct_api_solves_a_quintet_problem() -> None:
     from .helpers import problem_stones, quintet_problems
 

@@ -737,7 +737,14 @@ class Engine:
         result.nodes = int(ctx.stats[S.S_NODES])
         banned = {int(p) for p in self._banned}
         if result.move is None:
-            # stopped before the first iteration finished: take the first ordered move
+            # stopped before the first iteration finished: a five to make, else the opponent's
+            # five to block, else the first ordered move
+            urgent = self._urgent_cell(st)
+            if urgent >= 0 and urgent not in banned:
+                m = self._to_move(urgent)
+                result.move = m
+                result.pv = [m]
+        if result.move is None:
             n = S.generate(st, ctx, 0, -1, False, -1)
             for i in range(n):
                 S.pick_next(ctx, 0, i, n)
@@ -757,6 +764,19 @@ class Engine:
                 result.move = playable[0]
                 result.pv = [playable[0]]
         return result
+
+    @staticmethod
+    def _urgent_cell(st) -> int:
+        """The cell where the side to move makes five, else the one where it blocks the
+        opponent's five (when it may play there), else -1."""
+        s = int(st.info[ST.I_SIDE]) - 1
+        own = int(V.first_cell_of_class(st, s, ST.C_FIVE))
+        if own >= 0:
+            return own
+        block = int(V.first_cell_of_class(st, 1 - s, ST.C_FIVE))
+        if block >= 0 and not V.forbidden_for(st, s + 1, block):
+            return block
+        return -1
 
     def _seed_root(self, st, ctx, previous: list[PVLine], k: int, depth: int) -> None:
         """Before line ``k`` of a MultiPV iteration: the first of the previous iteration's
