@@ -6,7 +6,8 @@
 Tunes PATTERN_VALUE B1..F4 (indices 2..9), CLASS_BONUS double three, four-three and flex four
 (indices 2, 4, 5) and ATTACK (DEFENCE stays 64, the scale). Iteration k (from 1) perturbs every
 parameter by +-c_k (random signs), plays theta+ against theta- from one of selfplay.OPENINGS
-with colours swapped (freestyle on odd k, renju on even k, 15x15, a fixed node budget per move)
+with colours swapped (the ``--rules`` in turn: freestyle on odd k, renju on even k by default;
+15x15, a fixed node budget per move)
 and moves theta by a_k * (score difference of the pair) / c_k * sign, with
 c_k = c / k^0.101 and a_k = a / (A + k)^0.602. Per parameter, c and a follow from the
 perturbation at the end of the schedule (``C_END``) and ``--r-end``:
@@ -141,6 +142,11 @@ def main() -> None:
     ap.add_argument("--r-end", type=float, default=0.01, help="a_N / c_N^2 at the end")
     ap.add_argument("--big-a", type=float, default=None, help="A (default N / 10)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--rules",
+        default="freestyle,renju",
+        help="rules taken in turn, one an iteration (e.g. renju: a theta for Renju alone)",
+    )
     ap.add_argument("--every", type=int, default=50, help="print progress every N iterations")
     args = ap.parse_args()
 
@@ -164,6 +170,7 @@ def main() -> None:
                 "r_end": args.r_end,
                 "big_a": args.big_a if args.big_a is not None else n / 10,
                 "seed": args.seed,
+                "rules": args.rules.split(","),
                 "c_end": c_end(theta0).tolist(),
             },
             "theta0": theta0.tolist(),
@@ -188,7 +195,8 @@ def main() -> None:
             rng = np.random.default_rng([cfg["seed"], k])
             signs = rng.choice([-1.0, 1.0], size=len(NAMES))
             opening = SP.OPENINGS[int(rng.integers(len(SP.OPENINGS)))].split()
-            rule = "freestyle" if k % 2 else "renju"
+            rules = cfg.get("rules", ["freestyle", "renju"])  # runs before --rules alternated
+            rule = rules[(k - 1) % len(rules)]
             ak, ck = schedule(k, c, a, cfg["big_a"])
             plus, minus = perturb(theta, ck, signs)
             e_plus = SP.make_engine(rule, 15, [], engine_params(plus))
