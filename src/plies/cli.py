@@ -790,6 +790,39 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
         sys.stdin = saved
 
 
+# --- plies serve (the HTTP service) ------------------------------------------------------------
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to bind.")
+@click.option("--db", metavar="PATH", help="The SQLite store (default: the cache directory's "
+              "serve.sqlite).")  # fmt: skip
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Positions of a review analysed at once (processes).")  # fmt: skip
+@click.option("--token", help="API token required for writes (or $PLIES_SERVE_TOKEN); "
+              "required when --host is not a loopback address.")  # fmt: skip
+@click.option("--max-queue", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Unfinished reviews held before answering 429.")  # fmt: skip
+def serve(host: str, port: int, db: str | None, workers: int, token: str | None,
+          max_queue: int) -> None:  # fmt: skip
+    """Serve reviews and play over HTTP, and the browser board at / (docs/serve.md)."""
+    try:
+        import uvicorn
+
+        from plies.service.app import TOKEN_ENV, Settings, create_app
+    except ImportError as exc:
+        extra = "pip install 'plies[serve]'"
+        raise InvalidOption(f"plies serve needs its extra: {extra} ({exc})") from None
+    from plies.analysis.cache import cache_dir
+
+    token = token or os.environ.get(TOKEN_ENV) or None
+    if token is None and host not in ("127.0.0.1", "localhost", "::1"):
+        raise InvalidOption(f"--host {host} needs an API token: --token or ${TOKEN_ENV}")
+    path = db or str(cache_dir() / "serve.sqlite")
+    app = create_app(Settings(db=path, workers=workers, token=token, max_queue=max_queue))
+    click.echo(f"plies serve: http://{host}:{port}/ (store {path})", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
 @cli.group()
 def train() -> None:
     """Train what plies learns from its own games (docs/training.md)."""

@@ -258,6 +258,22 @@ class Review:
             "moves": [m.to_dict() for m in self.moves],
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Review:
+        """The review that :meth:`to_dict` wrote (the JSON of ``plies analyze --json``)."""
+        moves = [
+            MoveReview(**{**m, "lines": [LineEval(**line) for line in m["lines"]]})
+            for m in data["moves"]
+        ]
+        return cls(
+            data["game"],
+            data["settings"],
+            moves,
+            Summary(**data["summary"]),
+            complete=data.get("complete", True),
+            language=data.get("language", "en"),
+        )
+
 
 def summarise(
     moves: Sequence[MoveReview],
