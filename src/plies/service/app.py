@@ -45,7 +45,8 @@ TOKEN_ENV = "PLIES_SERVE_TOKEN"
 @dataclass
 class Settings:
     """How the service runs: the database, analysis workers per review, the token required
-    for writes (None: none), the limits and the queue's size (unfinished jobs)."""
+    for writes (None: none), the limits, the queue's size (unfinished jobs) and the interval
+    of the progress events."""
 
     db: str | Path
     workers: int = 1
@@ -53,6 +54,7 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     max_queue: int = 100
     sse_interval: float = 0.25
+    start_runner: bool = True  # False: jobs are accepted and stay queued (tests of the queue)
 
 
 class HTTPError(Exception):
@@ -76,12 +78,14 @@ def create_app(settings: Settings) -> Starlette:
         state["recovered"] = store.recover()
         runner = JobRunner(store, workers=settings.workers)
         state["store"], state["runner"] = store, runner
-        runner.start()
+        if settings.start_runner:
+            runner.start()
         try:
             yield
         finally:
             runner.stop()
-            runner.join(timeout=2)  # a review under way stays "running": resumed next start
+            if runner.is_alive():
+                runner.join(timeout=2)  # a review under way stays "running": resumed next start
 
     def store() -> JobStore:
         return state["store"]
