@@ -156,6 +156,8 @@ def create_app(settings: Settings) -> Starlette:
         if job is None:
             raise HTTPError(404, f"no review {request.path_params['id']!r}")
         job["links"] = _links(job["id"])
+        if "review" in job:
+            job["board"] = await run_in_threadpool(_board_extras, job["review"])
         return JSONResponse(job)
 
     async def list_reviews(request: Request) -> Response:
@@ -263,6 +265,25 @@ def create_app(settings: Settings) -> Starlette:
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _board_extras(review: dict[str, Any]) -> dict[str, Any]:
+    """What the browser board draws beside the review: the class names in the review's
+    language and their colours (the HTML report's), and for chess the squares of each move's best line."""
+    from plies.analysis.i18n import messages
+    from plies.analysis.report.html import COLOURS
+    from plies.analysis.review import CLASSIFICATIONS, Review
+
+    t = messages(review.get("language", "en"))
+    extras: dict[str, Any] = {
+        "labels": {c: t["cls_" + c] for c in CLASSIFICATIONS},
+        "colours": COLOURS,
+    }
+    if review["game"].get("game") == "chess":
+        from plies.analysis.report.chessboard import best_line_arrows
+
+        extras["best_line_squares"] = best_line_arrows(Review.from_dict(review))
+    return extras
 
 
 def _links(job_id: str) -> dict[str, str]:
