@@ -10,11 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.fresh_process import SRC
+
 from plies.analysis.gomoku import review_record
 from plies.gomoku.board import Board
 from plies.gomoku.records import read_record
 from plies.service.inputs import Limits, budget_of, parse_review
-from tests.fresh_process import SRC
 
 GAME = "h8 h9 i9 g7 j10 i8 j8"
 BUDGET = {"nodes": 1500}
@@ -75,7 +76,7 @@ def _cli_error(tmp_path: Path, text: str) -> str:
 
 def test_bad_games_get_the_cli_message(serve, tmp_path):
     s = serve()
-    for text in ("h8 h8", "h8 z99", "1. e4 e5 2. Ke3 Nc6", "[Event \"x\"]\n\n*"):
+    for text in ("h8 h8", "h8 z99", "1. e4 e5 2. Ke3 Nc6", '[Event "x"]\n\n*'):
         r = s.client.post("/api/reviews", json={"game": text, "budget": BUDGET})
         assert r.status_code == 400
         assert r.json()["error"] == _cli_error(tmp_path, text), text
@@ -141,7 +142,8 @@ def test_move_and_position(serve):
     # a won position is over
     won = s.client.post("/api/position", json={"moves": "h8 a1 i8 a3 j8 a5 k8 a7 l8"}).json()
     assert won["over"] and won["winner"] == "black" and len(won["winning_line"]) == 5
-    assert s.client.post("/api/move", json={"moves": "h8 a1 i8 a3 j8 a5 k8 a7 l8"}).status_code == 400
+    over = s.client.post("/api/move", json={"moves": "h8 a1 i8 a3 j8 a5 k8 a7 l8"})
+    assert over.status_code == 400 and "over" in over.json()["error"]
     chess = s.client.post(
         "/api/move", json={"game": "chess", "moves": "e4 e5 Qh5 Nc6 Bc4 Nf6", "nodes": 3000}
     ).json()

@@ -11,12 +11,12 @@ import sys
 import time
 
 import pytest
+from tests.fresh_process import SRC
+from tests.service.conftest import free_port
 
 from plies.analysis.gomoku import review_record
 from plies.gomoku.records import read_record
 from plies.service.inputs import budget_of, parse_review
-from tests.fresh_process import SRC
-from tests.service.conftest import free_port
 
 httpx = pytest.importorskip("httpx", reason="httpx is missing")
 pytest.importorskip("uvicorn", reason="the serve extra (uvicorn) is missing")

@@ -269,7 +269,8 @@ def create_app(settings: Settings) -> Starlette:
 
 def _board_extras(review: dict[str, Any]) -> dict[str, Any]:
     """What the browser board draws beside the review: the class names in the review's
-    language and their colours (the HTML report's), and for chess the squares of each move's best line."""
+    language and their colours (the HTML report's), and for chess the squares of each move's
+    best line."""
     from plies.analysis.i18n import messages
     from plies.analysis.report.html import COLOURS
     from plies.analysis.review import CLASSIFICATIONS, Review
