@@ -238,6 +238,12 @@ def _size_option(size: str | None) -> tuple[int, int]:
     "--movetime", type=float, default=1.0, show_default=True, help="Engine seconds per move."
 )
 @click.option("--depth", type=int, help="Engine depth per move (instead of --movetime).")
+@click.option(
+    "--level",
+    type=click.IntRange(1, 6),
+    help="Playing level, 1 (beginner: misses threats) to 6 (full strength at 60,000 nodes), "
+    "instead of --movetime (docs/serve.md).",
+)
 @click.option("--threads", type=int, default=1, show_default=True, help="Search threads.")
 @click.option(
     "--hash",
@@ -255,12 +261,15 @@ def play(
     engine_side: str,
     movetime: float,
     depth: int | None,
+    level: int | None,
     threads: int,
     hash_mb: float,
     moves: str,
     save: str | None,
 ) -> None:
     """Play a game in the terminal: you against the engine, or engine against engine."""
+    if level is not None and depth is not None:
+        raise InvalidOption("--level replaces --depth and --movetime: give one")
     from plies.gomoku.engine import Engine
     from plies.gomoku.notation import parse_moves
     from plies.gomoku.play import HELP, PlayLimits, play_game
@@ -275,7 +284,7 @@ def play(
     out = _console()
     if colors != {1, 2}:
         out.print(Text(HELP))
-    limits = PlayLimits(movetime=None if depth else movetime, depth=depth)
+    limits = PlayLimits(movetime=None if depth else movetime, depth=depth, level=level)
     final = play_game(
         board,
         engine,

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from typing import Any
 
 from plies.errors import InvalidMove, InvalidOption
-from plies.search.levels import MAX_LEVEL, choose, level
+from plies.search.levels import MAX_LEVEL, level
 
 MAX_ENGINES = 6
 ENGINE_HASH_MB = 16
@@ -76,19 +76,6 @@ def gomoku_state(board) -> dict[str, Any]:
         if board.to_move == 1
         else [],
     }
-
-
-def _near_stones(board, distance: int = 2) -> list:
-    """The legal cells within ``distance`` of a stone (the centre on an empty board)."""
-    legal = board.moves()
-    stones = board.history
-    if not stones:
-        from plies.gomoku.notation import Move
-
-        return [Move(board.width // 2, board.height // 2)]
-    return [
-        m for m in legal if any(max(abs(m.x - s.x), abs(m.y - s.y)) <= distance for s in stones)
-    ]
 
 
 # --- chess -------------------------------------------------------------------------------------
@@ -177,7 +164,8 @@ def _limits(body: dict[str, Any], max_nodes: int, max_movetime: float) -> dict[s
     key = given[0] if given else "level"
     value = body.get(key, MAX_LEVEL)
     if key == "level":
-        return {"level": level(value), "number": int(value)}
+        level(value)  # checked
+        return {"number": int(value)}
     if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
         raise InvalidOption(f"{key} must be a positive number")
     if key == "nodes" and not (value == int(value) and value <= max_nodes):
@@ -207,59 +195,30 @@ def engine_move(
     body: dict[str, Any], engines: Engines, max_nodes: int = 2_000_000, max_movetime: float = 10.0
 ) -> dict[str, Any]:
     """``POST /api/move``: the engine's move in the position of ``body``, its evaluation and
-    line, and the position after it (``seed`` makes a level's choice repeatable)."""
+    line, and the position after it. At a ``level`` (:mod:`plies.search.levels`; ``seed``
+    makes its choice repeatable) the move may not be the engine's best; with ``movetime`` or
+    ``nodes`` it is."""
     game = _game(body)
     limits = _limits(body, max_nodes, max_movetime)
-    seed = body.get("seed")
-    rng = random.Random(seed if isinstance(seed, int) else None)
-    lvl = limits.pop("level", None)
     number = limits.pop("number", None)
-    search = {"nodes": lvl.nodes, "multipv": lvl.multipv} if lvl else dict(limits)
+    seed = body.get("seed")
+    rng = random.Random(seed if isinstance(seed, int) and not isinstance(seed, bool) else None)
     if game == "chess":
-        board = chess_board(body)
-        if board.is_game_over(claim_draw=True):
-            raise InvalidMove("the game is over")
-        engine, lock = engines.get(("chess",))
-        with lock:
-            result = engine.search(board, **search)
-        from plies.chess.engine.api import win_probability
+        return _chess_move(body, engines, limits, number, rng)
+    from plies.gomoku.engine.api import win_probability
+    from plies.gomoku.levels import level_move
 
-        lines = [(line.move, line.score) for line in result.lines] or [(result.move, result.score)]
-        move, blundered = choose(lines, list(board.legal_moves), lvl, rng) if lvl else (
-            result.move, False)  # fmt: skip
-        pv = [board.san(move)] if move != result.move else _san_line(board, result.pv)
-        score = dict(lines).get(move) if not blundered else None
-        uci = move.uci()
-        san = board.san(move)
-        board.push(move)
-        return {
-            "move": uci,
-            "san": san,
-            "score": score,
-            "win_probability": None if score is None else round(win_probability(score), 4),
-            "pv": pv,
-            "depth": result.depth,
-            "nodes": result.nodes,
-            "level": number,
-            "position": chess_state(board),
-        }
     board = gomoku_board(body)
     if board.is_over:
         raise InvalidMove("the game is over")
     engine, lock = engines.get(("gomoku", board.rule, board.width, board.height))
     with lock:
-        result = engine.search(board, **search)
-    from plies.gomoku.engine.api import win_probability
-
-    lines = [(line.move, line.score) for line in result.lines] or [(result.move, result.score)]
-    move, blundered = choose(lines, _near_stones(board), lvl, rng) if lvl else (
-        result.move, False)  # fmt: skip
-    chosen = next((line for line in result.lines if line.move == move), None)
-    if move == result.move:
-        pv = result.pv
-    else:
-        pv = chosen.pv if chosen is not None else [move]
-    score = None if blundered else (chosen.score if chosen is not None else result.score)
+        if number is not None:
+            chosen = level_move(engine, board, number, rng)
+            move, score, pv, result = chosen.move, chosen.score, chosen.pv, chosen.result
+        else:
+            result = engine.search(board, **limits)
+            move, score, pv = result.move, result.score, result.pv
     board.play(move)
     return {
         "move": move.algebraic(board.height),
@@ -271,6 +230,36 @@ def engine_move(
         "nodes": result.nodes,
         "level": number,
         "position": gomoku_state(board),
+    }
+
+
+def _chess_move(body, engines: Engines, limits: dict, number: int | None, rng) -> dict[str, Any]:
+    from plies.chess.engine.api import win_probability
+    from plies.chess.levels import level_move
+
+    board = chess_board(body)
+    if board.is_game_over(claim_draw=True):
+        raise InvalidMove("the game is over")
+    engine, lock = engines.get(("chess",))
+    with lock:
+        if number is not None:
+            chosen = level_move(engine, board, number, rng)
+            move, score, pv, result = chosen.move, chosen.score, chosen.pv, chosen.result
+        else:
+            result = engine.search(board, **limits)
+            move, score, pv = result.move, result.score, result.pv
+    line, san = _san_line(board, pv), board.san(move)
+    board.push(move)
+    return {
+        "move": move.uci(),
+        "san": san,
+        "score": score,
+        "win_probability": None if score is None else round(win_probability(score), 4),
+        "pv": line,
+        "depth": result.depth,
+        "nodes": result.nodes,
+        "level": number,
+        "position": chess_state(board),
     }
 
 
