@@ -727,17 +727,24 @@ def _analyze_movetime_help() -> str:
     help="PGN: review only game N (from 1). Default: every game of the file, the reports "
     "of game N going to OUT-N.json / OUT-N.html when there are several.",
 )
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where positions run: local processes, or Ray actors (--workers of them).",
+)
+@click.option("--ray-address", help="Ray cluster address (default: a local Ray instance).")
 @_width_option
 def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, json_out,
-            html_out, book, no_cache, all_moves, game_number, width) -> None:  # fmt: skip
+            html_out, book, no_cache, all_moves, game_number, backend, ray_address,
+            width) -> None:  # fmt: skip
     """Review a game: every move judged, mistakes and missed wins explained. FILE is .psq,
     .sgf or a move list (Gomoku), or .pgn (chess: every game of the file, or --game N);
     - reads stdin, a PGN when it starts with a tag pair or has move numbers or SAN moves
     (Nf3, exd5, O-O), else a Gomoku record. A file of another extension holding a PGN is
-    reviewed as chess too."""
-    import io
-
-    from plies.analysis.chess import looks_like_pgn
+    reviewed as chess too. A folder reviews every .psq, .sgf, .pgn and .txt file in it
+    (--json and --html then name folders: one report per game file)."""
     from plies.analysis.session import AnalyzeRequest
 
     request = AnalyzeRequest(
@@ -751,7 +758,59 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
         html_out=html_out,
         use_cache=not no_cache,
         notable_only=not all_moves,
+        backend=backend,
+        ray_address=ray_address,
     )
+    if os.path.isdir(file):
+        _analyze_folder(Path(file), request, rule, size, book, game_number, width)
+        return
+    _analyze_one(file, request, rule, size, book, game_number, width)
+
+
+GAME_SUFFIXES = (".psq", ".sgf", ".pgn", ".txt")
+
+
+def _analyze_folder(folder: Path, request, rule, size, book, game_number, width) -> None:
+    """``plies analyze DIR/``: every game file of the folder, in name order, one Ray session
+    for them all with ``--backend ray``; a bad file is reported (one line) and skipped, and
+    the exit status is then 2."""
+    from contextlib import nullcontext
+    from dataclasses import replace
+
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in GAME_SUFFIXES)
+    if not files:
+        raise InvalidRecord(f"no game files ({', '.join(GAME_SUFFIXES)}) in {folder}")
+    for out in (request.json_out, request.html_out):
+        if out:
+            Path(out).mkdir(parents=True, exist_ok=True)
+    session = nullcontext()
+    if request.backend == "ray":
+        from plies.ray_session import ray_session
+
+        session = ray_session(request.ray_address, request.pool_size())
+    failed = 0
+    with session:
+        for path in files:
+            one = replace(
+                request,
+                json_out=request.json_out and str(Path(request.json_out) / f"{path.stem}.json"),
+                html_out=request.html_out and str(Path(request.html_out) / f"{path.stem}.html"),
+            )
+            _console(width).rule(path.name)
+            try:
+                _analyze_one(str(path), one, rule, size, book, game_number, width)
+            except PliesError as exc:
+                failed += 1
+                click.echo(f"error: {' '.join(str(exc).split())}", err=True)
+    if failed:
+        sys.exit(2)
+
+
+def _analyze_one(file, request, rule, size, book, game_number, width) -> None:
+    """Review one game file (or ``-``, stdin) as ``plies analyze FILE`` does."""
+    import io
+
+    from plies.analysis.chess import looks_like_pgn
 
     text = None
     if file == "-" and book == "-":
@@ -811,8 +870,12 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
               "required when --host is not a loopback address.")  # fmt: skip
 @click.option("--max-queue", type=click.IntRange(min=1), default=100, show_default=True,
               help="Unfinished reviews held before answering 429.")  # fmt: skip
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="Where the positions of a review run: local "
+              "processes, or --workers Ray actors.")  # fmt: skip
+@click.option("--ray-address", help="Ray cluster address (default: a local Ray instance).")
 def serve(host: str, port: int, db: str | None, workers: int, token: str | None,
-          max_queue: int) -> None:  # fmt: skip
+          max_queue: int, backend: str, ray_address: str | None) -> None:  # fmt: skip
     """Serve reviews and play over HTTP, and the browser board at / (docs/serve.md)."""
     try:
         import uvicorn
@@ -827,7 +890,9 @@ def serve(host: str, port: int, db: str | None, workers: int, token: str | None,
     if token is None and host not in ("127.0.0.1", "localhost", "::1"):
         raise InvalidOption(f"--host {host} needs an API token: --token or ${TOKEN_ENV}")
     path = db or str(cache_dir() / "serve.sqlite")
-    app = create_app(Settings(db=path, workers=workers, token=token, max_queue=max_queue))
+    settings = Settings(db=path, workers=workers, token=token, max_queue=max_queue,
+                        backend=backend, ray_address=ray_address)  # fmt: skip
+    app = create_app(settings)
     click.echo(f"plies serve: http://{host}:{port}/ (store {path})", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 

@@ -484,10 +484,14 @@ def review_record(
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
     hash_mb: float = 32,
     on_progress: Callable[[int, int, bool], None] | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> Review:
-    """Review a Gomoku-family game: analyse every position (on ``workers`` processes, through
-    ``cache``), judge every move, summarise. ``on_progress(done, total, cached)`` is called
-    after each position. Ctrl-C returns the moves finished so far (``complete=False``)."""
+    """Review a Gomoku-family game: analyse every position (on ``workers`` processes, or Ray
+    actors with ``backend="ray"``, through ``cache``), judge every move, summarise.
+    ``on_progress(done, total, cached)`` is called after each position. Ctrl-C returns the
+    moves finished so far (``complete=False``)."""
+    where = {"backend": backend, "ray_address": ray_address}
     t = translator(lang)
     board = record.to_board(rule=rule, forbidden="loses")
     moves = board.history
@@ -504,6 +508,7 @@ def review_record(
         workers=workers,
         cache=cache,
         on_result=session.counting_progress(len(jobs), on_progress),
+        **where,
     )
     evals = {i: PositionEval.from_dict(v) for i, v in raw.items()}
     full_book = OpeningBook.renju(board.width, board.height)
@@ -530,7 +535,9 @@ def review_record(
             extra.append(
                 (cache_key(alt, budget), GomokuJob(tuple((m.x, m.y) for m in alt.history)))
             )
-        raw2, _ = analyse_positions(extra, factory, workers=min(workers, len(extra)), cache=cache)
+        raw2, _ = analyse_positions(
+            extra, factory, workers=min(workers, len(extra)), cache=cache, **where
+        )
         return {pairs[k]: PositionEval.from_dict(v) for k, v in raw2.items()}
 
     # one value per position, the best alternatives of the costly moves verified (at most
@@ -615,6 +622,8 @@ def review_file(
             cache=cache,
             book=opening_book,
             on_progress=progress,
+            backend=request.backend,
+            ray_address=request.ray_address,
         ),
     )
     request.report(review, console)

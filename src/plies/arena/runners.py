@@ -126,15 +126,13 @@ def run_ray(
 ) -> Iterator[GameResult]:
     """Play ``concurrency`` games at a time as Ray tasks: on the cluster at ``address``, or on
     a local Ray instance started (and stopped) here."""
-    try:
-        import ray
-    except ImportError:
-        raise InvalidOption("--backend ray needs Ray: pip install ray") from None
-    started = False
-    if not ray.is_initialized():
-        kwargs = {"address": address} if address else {"num_cpus": concurrency}
-        ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR", **kwargs)
-        started = True
+    from plies.ray_session import ray_session
+
+    with ray_session(address, concurrency) as ray:
+        yield from _run_on_ray(ray, jobs, concurrency, should_stop, plugins)
+
+
+def _run_on_ray(ray, jobs, concurrency, should_stop, plugins) -> Iterator[GameResult]:
     remote = ray.remote(num_cpus=1, max_retries=0)(_ray_job)
     pending: dict = {}
 
@@ -155,8 +153,6 @@ def run_ray(
         if not clean:
             for ref in pending:
                 ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()
 
 
 def _ray_job(job: GameJob, plugins: tuple[str, ...]) -> GameResult:

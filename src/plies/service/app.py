@@ -12,7 +12,7 @@ import asyncio
 import hmac
 import json
 import time
-from contextlib import asynccontextmanager
+from contextlib import ExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,8 @@ class Settings:
     max_queue: int = 100
     sse_interval: float = 0.25
     start_runner: bool = True  # False: jobs are accepted and stay queued (tests of the queue)
+    backend: str = "local"  # or "ray": the positions of each review on Ray actors
+    ray_address: str | None = None
 
 
 class HTTPError(Exception):
@@ -76,16 +78,24 @@ def create_app(settings: Settings) -> Starlette:
     async def lifespan(app: Starlette):
         store = JobStore(settings.db)
         state["recovered"] = store.recover()
-        runner = JobRunner(store, workers=settings.workers)
+        runner = JobRunner(
+            store, workers=settings.workers, backend=settings.backend,
+            ray_address=settings.ray_address,
+        )  # fmt: skip
         state["store"], state["runner"] = store, runner
-        if settings.start_runner:
-            runner.start()
-        try:
-            yield
-        finally:
-            runner.stop()
-            if runner.is_alive():
-                runner.join(timeout=2)  # a review under way stays "running": resumed next start
+        with ExitStack() as stack:
+            if settings.backend == "ray":  # Ray is started (or joined) once, here
+                from plies.ray_session import ray_session
+
+                stack.enter_context(ray_session(settings.ray_address, settings.workers))
+            if settings.start_runner:
+                runner.start()
+            try:
+                yield
+            finally:
+                runner.stop()
+                if runner.is_alive():
+                    runner.join(timeout=2)  # a review under way stays "running": resumed
 
     def store() -> JobStore:
         return state["store"]

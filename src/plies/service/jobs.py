@@ -35,35 +35,51 @@ def spec_from_request(request: dict[str, Any]) -> ReviewSpec:
 
 
 def run_review(
-    spec: ReviewSpec, *, workers: int = 1, cache: Any = None, on_progress=None
+    spec: ReviewSpec,
+    *,
+    workers: int = 1,
+    cache: Any = None,
+    on_progress=None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> Review:
     """Review the game of ``spec`` as ``plies analyze`` would (same readers, budget and
-    review functions), without printing anything."""
+    review functions; the positions on ``workers`` processes or Ray actors), without
+    printing anything."""
     budget = budget_of(spec)
+    where = {"backend": backend, "ray_address": ray_address}
     if spec.kind == "chess":
         from plies.analysis.chess import review_game
 
         game = read_chess(spec.game, spec.pgn_game)
         return review_game(
             game, budget, lang=spec.lang, workers=workers, cache=cache, source=None,
-            on_progress=on_progress,
+            on_progress=on_progress, **where,
         )  # fmt: skip
     from plies.analysis.gomoku import review_record
 
     record = read_gomoku(spec.game, spec.rule, spec.size)
     return review_record(
         record, budget, rule=spec.rule, lang=spec.lang, workers=workers, cache=cache,
-        on_progress=on_progress,
+        on_progress=on_progress, **where,
     )  # fmt: skip
 
 
 class JobRunner(threading.Thread):
     """Reviews queued jobs one at a time until :meth:`stop`; :meth:`wake` after a submit."""
 
-    def __init__(self, store: JobStore, workers: int = 1, poll: float = 0.5) -> None:
+    def __init__(
+        self,
+        store: JobStore,
+        workers: int = 1,
+        poll: float = 0.5,
+        backend: str = "local",
+        ray_address: str | None = None,
+    ) -> None:
         super().__init__(name="plies-jobs", daemon=True)
         self.store = store
         self.workers = workers
+        self.backend, self.ray_address = backend, ray_address
         self.poll = poll
         self._wake = threading.Event()
         self._halt = threading.Event()
@@ -109,6 +125,8 @@ class JobRunner(threading.Thread):
                 workers=self.workers,
                 cache=cache,
                 on_progress=progress,
+                backend=self.backend,
+                ray_address=self.ray_address,
             )
             self.store.finish(job_id, review.to_dict())
         except PliesError as exc:
