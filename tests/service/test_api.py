@@ -10,9 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from tests.fresh_process import SRC
 
 from plies.analysis.gomoku import review_record
+from plies.cli import main
 from plies.gomoku.board import Board
 from plies.gomoku.records import read_record
 from plies.service.inputs import Limits, budget_of, parse_review
@@ -158,3 +160,11 @@ def test_move_and_position(serve):
     ):
         r = s.client.post("/api/move", json=body)
         assert r.status_code == 400 and word in r.json()["error"], (body, r.text)
+
+
+def test_serve_off_localhost_needs_a_token(capsys, monkeypatch):
+    monkeypatch.delenv("PLIES_SERVE_TOKEN", raising=False)
+    with pytest.raises(SystemExit) as exc:
+        main(["serve", "--host", "0.0.0.0", "--port", "1"])
+    assert exc.value.code == 2
+    assert "needs an API token" in capsys.readouterr().err
