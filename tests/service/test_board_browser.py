@@ -1,6 +1,6 @@
 """The browser board in headless Chromium against a real server: play moves against the engine
-(Gomoku and chess), undo, submit a game for review, see the badges and the graph, step with
-the keyboard, no console errors. Skipped (with the reason) where Playwright or Chromium is
+(Gomoku and chess), undo, Renju's forbidden points shown and refused, submit a game for
+review, see the badges and the graph, step with the keyboard, no console errors. Skipped (with the reason) where Playwright or Chromium is
 missing, as the HTML report's browser test."""
 
 from __future__ import annotations
@@ -57,9 +57,20 @@ def test_board_in_browser(serve, tmp_path):
             assert page.locator("#board rect.hit").count() == 19 * 19
             page.click("#btn-swap")
             page.wait_for_selector("body[data-moves='1']:not([data-thinking])")
+            # a Renju position from the address: black to move, g8 is a double three
+            page.goto(s.url + "/?game=renju&moves=h8,a1,i8,a3,g10,a5,g11,a7")
+            page.wait_for_selector("body[data-moves='8']")
+            forbidden = page.locator("#board g.forbidden")
+            assert forbidden.count() == 1 and forbidden.get_attribute("data-cell") == "g8"
+            page.click("#board rect.hit[data-cell='g8']")
+            page.wait_for_function("document.getElementById('status').textContent.length > 0")
+            assert "forbidden" in page.inner_text("#status")
+            assert len(errors) == 1 and "400" in errors[0], errors
+            errors.clear()
             # chess: e2-e4 by clicks, the engine answers
             page.select_option("#game", "chess")
             page.wait_for_selector("body[data-moves='0']")
+            page.wait_for_selector("#board text.piece")
             assert page.locator("#board text.piece").count() == 32
             page.click("#board rect.square[data-square='e2']")
             page.click("#board rect.square[data-square='e4']")

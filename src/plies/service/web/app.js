@@ -4,7 +4,7 @@
 import { drawGomoku, drawChess, cellFromAlg } from "/static/board.js";
 
 const $ = (id) => document.getElementById(id);
-const token = new URLSearchParams(location.search).get("token");
+const token = new URLSearchParams(location.search).get("token");  // ?token=... for writes
 const FIRST = { gomoku: "black", chess: "white" };
 
 async function api(path, body) {
@@ -109,17 +109,24 @@ function clickSquare(square) {
   renderPlay();
 }
 
-async function newGame() {
+async function newGame(moves = []) {
   const choice = $("game").value;
   play.game = choice === "chess" ? "chess" : "gomoku";
   play.rule = choice === "chess" ? null : choice;
   play.size = Number($("size").value);
-  play.moves = [];
+  play.moves = moves;
   play.selected = null;
-  play.human = FIRST[play.game];
   $("engine-line").textContent = "";
   $("size").disabled = play.game === "chess";
-  await refresh();
+  try {
+    await refresh();
+  } catch (err) {  // a bad position in the address: start from the empty board
+    say(err.message, true);
+    play.moves = [];
+    await refresh();
+  }
+  play.human = play.moves.length ? play.state.to_move : FIRST[play.game];
+  renderPlay();
 }
 
 async function undo() {
@@ -327,9 +334,9 @@ function showTab(name) {
 // --- wiring --------------------------------------------------------------------------------------
 $("tab-play").addEventListener("click", () => showTab("play"));
 $("tab-review").addEventListener("click", () => showTab("review"));
-$("btn-new").addEventListener("click", newGame);
-$("game").addEventListener("change", newGame);
-$("size").addEventListener("change", newGame);
+$("btn-new").addEventListener("click", () => newGame());
+$("game").addEventListener("change", () => newGame());
+$("size").addEventListener("change", () => newGame());
 $("btn-undo").addEventListener("click", undo);
 $("btn-swap").addEventListener("click", swap);
 $("btn-submit").addEventListener("click", () => submitReview($("game-text").value));
@@ -371,5 +378,11 @@ window.addEventListener("hashchange", () => {
   if (m && (!view.job || view.job.id !== m[1])) loadReview(m[1]);
 });
 
+// the address may set up a position: /?game=renju&size=15&moves=h8,h9,i9 (you then play the
+// side to move), and #review=<id> reopens a review
+const params = new URLSearchParams(location.search);
+if (params.get("game")) $("game").value = params.get("game");
+if (params.get("size")) $("size").value = params.get("size");
+const startMoves = (params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
 const opened = location.hash.match(/^#review=([0-9a-f]+)$/);
-newGame().then(() => { if (opened) loadReview(opened[1]); });
+newGame(startMoves).then(() => { if (opened) loadReview(opened[1]); });
