@@ -4,11 +4,20 @@ review's positions): connect to the cluster at ``address``, or start a local ins
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from plies.errors import InvalidOption
+
+_shutdown_hooks: list[Callable[[], None]] = []
+
+
+def on_shutdown(hook: Callable[[], None]) -> None:
+    """Call ``hook`` before the Ray instance started here shuts down (once per hook: e.g. to
+    forget actors kept for reuse)."""
+    if hook not in _shutdown_hooks:
+        _shutdown_hooks.append(hook)
 
 
 def import_ray() -> Any:
@@ -33,4 +42,6 @@ def ray_session(address: str | None = None, num_cpus: int | None = None) -> Iter
         yield ray
     finally:
         if started:
+            for hook in _shutdown_hooks:
+                hook()
             ray.shutdown()

@@ -16,13 +16,21 @@ GAME = "h8 h9 i9 g7 j10 i8 j8"
 BUDGET = Budget(nodes=1500, solver_nodes=1500)
 
 
-@pytest.mark.slow  # a local Ray instance and two actors loading the kernels: 15-40 s
+@pytest.mark.slow  # a local Ray instance and actors loading the kernels: 15-40 s
 def test_ray_backend_gives_the_same_review():
     pytest.importorskip("ray", reason="Ray is missing")
+    from plies.analysis.chess import load_pgn, review_game
+    from plies.ray_session import ray_session
+
     record = read_record(GAME, rule="renju")
+    game = load_pgn(text="1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0")
     local = review_record(record, BUDGET)
-    on_ray = review_record(record, BUDGET, workers=2, backend="ray")
-    assert on_ray.to_dict()["moves"] == local.to_dict()["moves"]
+    local_chess = review_game(game, BUDGET)
+    with ray_session(None, 2):  # one session: the Gomoku actors kept, then replaced by chess's
+        on_ray = review_record(record, BUDGET, workers=2, backend="ray")
+        assert on_ray.to_dict()["moves"] == local.to_dict()["moves"]
+        chess_on_ray = review_game(game, BUDGET, workers=2, backend="ray")
+        assert chess_on_ray.to_dict()["moves"] == local_chess.to_dict()["moves"]
 
 
 def test_analyze_a_folder(tmp_path, capsys):

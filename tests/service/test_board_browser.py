@@ -1,7 +1,7 @@
 """The browser board in headless Chromium against a real server: play moves against the engine
 (Gomoku and chess), undo, Renju's forbidden points shown and refused, submit a game for
-review, see the badges and the graph, step with the keyboard, no console errors. Skipped (with the reason) where Playwright or Chromium is
-missing, as the HTML report's browser test."""
+review, see the badges and the graph, step with the keyboard, no console errors. Skipped (with
+the reason) where Playwright or Chromium is missing, as the HTML report's browser test."""
 
 from __future__ import annotations
 

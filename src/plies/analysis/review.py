@@ -463,6 +463,28 @@ class _RayAnalyser:
         return self.analyse(job)
 
 
+# Ray actors kept between analysis passes (the positions, then the alternatives; the next
+# review of the same rule, size and budget) while the Ray session lasts: those of one analyser
+# factory only, since each holds a CPU (actors of another factory waiting for a CPU that kept
+# actors hold would wait forever)
+_ray_actors: dict[Any, list[Any]] = {}
+
+
+def _actors(ray: Any, factory: WorkerFactory, count: int) -> list[Any]:
+    """``count`` actors holding ``factory()``'s analyser, reused when they exist; the actors
+    of another factory are ended first."""
+    from plies.ray_session import on_shutdown
+
+    on_shutdown(_ray_actors.clear)
+    for other in [f for f in _ray_actors if f != factory]:
+        for actor in _ray_actors.pop(other):
+            ray.kill(actor)
+    actors = _ray_actors.setdefault(factory, [])
+    remote = ray.remote(num_cpus=1, max_restarts=0)(_RayAnalyser)
+    actors += [remote.remote(factory) for _ in range(count - len(actors))]
+    return actors[:count]
+
+
 def _analyse_on_ray(
     jobs: Sequence[tuple[str | None, Job]],
     todo: list[int],
@@ -471,13 +493,12 @@ def _analyse_on_ray(
     address: str | None,
     done: Callable[[int, dict[str, Any]], None],
 ) -> bool:
-    """Run the ``todo`` jobs on ``workers`` Ray actors, one job per actor at a time; False
-    after Ctrl-C (the finished results are kept)."""
+    """Run the ``todo`` jobs on ``workers`` Ray actors (kept for the next pass), one job per
+    actor at a time; False after Ctrl-C (the finished results are kept)."""
     from plies.ray_session import ray_session
 
     with ray_session(address, workers) as ray:
-        actor = ray.remote(num_cpus=1, max_restarts=0)(_RayAnalyser)
-        free = [actor.remote(factory) for _ in range(min(workers, len(todo)))]
+        free = list(_actors(ray, factory, min(workers, len(todo))))
         queue = list(todo)
         pending: dict[Any, tuple[int, Any]] = {}
         try:
@@ -495,7 +516,4 @@ def _analyse_on_ray(
             for ref in pending:
                 ray.cancel(ref, force=True)
             return False
-        finally:
-            for a in free + [a for _, a in pending.values()]:
-                ray.kill(a)
     return True
