@@ -34,10 +34,11 @@ def random_game(rng: random.Random, moves: int) -> str:
     board = Board(15, "freestyle")
     while len(board.history) < moves and not board.is_over:
         near = [
-            m for m in board.moves()
+            m
+            for m in board.moves()
             if not board.history
             or any(max(abs(m.x - s.x), abs(m.y - s.y)) <= 2 for s in board.history)
-        ]  # fmt: skip
+        ]
         board.play(rng.choice(near))
     return " ".join(m.algebraic(15) for m in board.history)
 
@@ -62,8 +63,20 @@ def main() -> None:
         port = s.getsockname()[1]
     db = Path(tempfile.mkdtemp()) / "load.sqlite"
     env = {**os.environ, "PYTHONPATH": SRC}
-    cmd = [sys.executable, "-m", "plies.cli", "serve", "--port", str(port), "--db", str(db),
-           "--workers", str(args.workers), "--max-queue", "10000"]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "plies.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        str(db),
+        "--workers",
+        str(args.workers),
+        "--max-queue",
+        "10000",
+    ]
     server = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -74,9 +87,7 @@ def main() -> None:
             except httpx.TransportError:
                 time.sleep(0.1)
         rng = random.Random(args.seed)
-        games = [
-            random_game(rng, rng.randint(8, 14)) for _ in range(args.clients * args.requests)
-        ]
+        games = [random_game(rng, rng.randint(8, 14)) for _ in range(args.clients * args.requests)]
         latencies: dict[str, list[float]] = {"review": [], "move": []}
         errors: list[str] = []
         jobs: dict[str, int] = {}
@@ -89,8 +100,9 @@ def main() -> None:
                     start = time.perf_counter()
                     if i % 2 == 0:
                         kind = "review"
-                        r = c.post("/api/reviews", json={"game": game,
-                                                         "budget": {"nodes": args.nodes}})
+                        r = c.post(
+                            "/api/reviews", json={"game": game, "budget": {"nodes": args.nodes}}
+                        )
                     else:
                         kind = "move"
                         r = c.post("/api/move", json={"moves": game, "nodes": args.move_nodes})
@@ -127,15 +139,21 @@ def main() -> None:
         server.terminate()
         server.wait(timeout=10)
     total = sum(len(v) for v in latencies.values())
-    print(f"clients {args.clients}, requests {total} ({args.requests} per client), "
-          f"review nodes {args.nodes}, move nodes {args.move_nodes}, workers {args.workers}")  # fmt: skip
+    print(
+        f"clients {args.clients}, requests {total} ({args.requests} per client), "
+        f"review nodes {args.nodes}, move nodes {args.move_nodes}, workers {args.workers}"
+    )
     print(f"answered in {answered:.2f} s: {total / answered:.1f} requests/s")
     for kind, values in latencies.items():
         if values:
-            print(f"{kind:6s} n={len(values):4d} p50 {1000 * statistics.median(values):8.1f} ms  "
-                  f"p99 {1000 * percentile(values, 0.99):8.1f} ms")  # fmt: skip
-    print(f"reviews: {len(jobs)} submitted, {len(jobs) - len(lost)} done, {len(lost)} lost; "
-          f"all done after {finished:.1f} s; cache hit rate {metrics['cache_hit_rate']}")  # fmt: skip
+            print(
+                f"{kind:6s} n={len(values):4d} p50 {1000 * statistics.median(values):8.1f} ms  "
+                f"p99 {1000 * percentile(values, 0.99):8.1f} ms"
+            )
+    print(
+        f"reviews: {len(jobs)} submitted, {len(jobs) - len(lost)} done, {len(lost)} lost; "
+        f"all done after {finished:.1f} s; cache hit rate {metrics['cache_hit_rate']}"
+    )
     print(f"errors: {len(errors)}")
     for e in errors[:10]:
         print("  " + e)
