@@ -12,6 +12,7 @@ import asyncio
 import hmac
 import json
 import time
+import traceback
 from contextlib import ExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,6 +97,8 @@ def create_app(settings: Settings) -> Starlette:
                 runner.stop()
                 if runner.is_alive():
                     runner.join(timeout=2)  # a review under way stays "running": resumed
+                if not runner.is_alive():
+                    store.close()
 
     def store() -> JobStore:
         return state["store"]
@@ -135,6 +138,9 @@ def create_app(settings: Settings) -> Starlette:
                 return _error(429, str(exc), {"Retry-After": str(exc.retry_after)})
             except PliesError as exc:
                 return _error(400, " ".join(str(exc).split()))
+            except Exception as exc:  # a defect: say so in JSON, log it, keep serving
+                traceback.print_exc()
+                return _error(500, f"internal error: {type(exc).__name__}: {exc}")
 
         return endpoint
 
