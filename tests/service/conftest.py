@@ -36,9 +36,9 @@ class Served:
             if time.monotonic() > deadline:
                 raise RuntimeError("the server did not start")
             time.sleep(0.02)
-        self.client = httpx.Client(base_url=self.url, timeout=60)
+        self.client = httpx.Client(base_url=self.url, timeout=600)  # a cold numba cache compiles
 
-    def wait(self, job_id: str, timeout: float = 120) -> dict:
+    def wait(self, job_id: str, timeout: float = 600) -> dict:
         deadline = time.monotonic() + timeout
         while True:
             job = self.client.get(f"/api/reviews/{job_id}").json()

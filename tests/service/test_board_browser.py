@@ -29,6 +29,7 @@ def test_board_in_browser(serve, tmp_path):
         )
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(600_000)  # a cold numba cache compiles on the first move
             errors: list[str] = []
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: errors.append(str(e)))
@@ -80,7 +81,7 @@ def test_board_in_browser(serve, tmp_path):
             page.fill("#game-text", GAME)
             page.select_option("#r-tier", "quick")
             page.click("#btn-submit")
-            page.wait_for_selector("#moves-table tr[data-ply='9']", timeout=120_000)
+            page.wait_for_selector("#moves-table tr[data-ply='9']")
             assert page.locator("#moves-table .badge").count() == 9
             assert page.locator("#chart circle.pt").count() == 10
             assert "Missed win" in page.inner_text("#movelist")
@@ -100,6 +101,7 @@ def test_board_in_browser(serve, tmp_path):
             job_id = link.split("=")[1]
             # the link reopens the review in a new page
             other = browser.new_page()
+            other.set_default_timeout(600_000)
             other.on("pageerror", lambda e: errors.append(str(e)))
             other.goto(s.url + link)
             other.wait_for_selector("#moves-table tr[data-ply='9']")
