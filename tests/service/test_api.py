@@ -69,7 +69,7 @@ def _cli_error(tmp_path: Path, text: str) -> str:
     (tmp_path / "game").write_text(text)
     proc = subprocess.run(
         [sys.executable, "-m", "plies.cli", "analyze", "game", "--nodes", "100"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        cwd=tmp_path, capture_output=True, text=True, timeout=900,  # a cold cache compiles
         env={**os.environ, "PYTHONPATH": SRC},
     )  # fmt: skip
     assert proc.returncode == 2, proc.stderr
