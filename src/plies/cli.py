@@ -258,6 +258,12 @@ def _size_option(size: str | None) -> tuple[int, int]:
     "--movetime", type=float, default=1.0, show_default=True, help="Engine seconds per move."
 )
 @click.option("--depth", type=int, help="Engine depth per move (instead of --movetime).")
+@click.option(
+    "--level",
+    type=click.IntRange(1, 6),
+    help="Playing level, 1 (beginner: misses threats) to 6 (full strength at 60,000 nodes), "
+    "instead of --movetime (docs/serve.md).",
+)
 @click.option("--threads", type=int, default=1, show_default=True, help="Search threads.")
 @click.option(
     "--hash",
@@ -290,6 +296,7 @@ def play(
     engine_side: str,
     movetime: float,
     depth: int | None,
+    level: int | None,
     threads: int,
     hash_mb: float,
     moves: str,
@@ -299,6 +306,8 @@ def play(
     swap: str | None,
 ) -> None:
     """Play a game in the terminal: you against the engine, or engine against engine."""
+    if level is not None and depth is not None:
+        raise InvalidOption("--level replaces --depth and --movetime: give one")
     from plies.gomoku.engine import Engine
     from plies.gomoku.notation import parse_moves
     from plies.gomoku.play import HELP, PlayLimits, play_game, swap_opening
@@ -325,7 +334,7 @@ def play(
     out = _console()
     if colors != {1, 2}:
         out.print(Text(HELP))
-    limits = PlayLimits(movetime=None if depth else movetime, depth=depth)
+    limits = PlayLimits(movetime=None if depth else movetime, depth=depth, level=level)
     show = lambda b: out.print(render_board(b, forbidden=b.rule == "renju"))  # noqa: E731
     if swap:
         roles = {"white": {"second"}, "black": {"first"}, "both": {"first", "second"}}
@@ -781,18 +790,24 @@ def _analyze_movetime_help() -> str:
     "of game N going to OUT-N.json / OUT-N.html when there are several.",
 )
 @_opening_option("Gomoku opening rule (default: the record's, else free).")
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where positions run: local processes, or Ray actors (--workers of them).",
+)
+@click.option("--ray-address", help="Ray cluster address (default: a local Ray instance).")
 @_width_option
 def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, json_out,
-            html_out, book, no_cache, all_moves, game_number, opening_rule,
-            width) -> None:  # fmt: skip
+            html_out, book, no_cache, all_moves, game_number, opening_rule, backend,
+            ray_address, width) -> None:  # fmt: skip
     """Review a game: every move judged, mistakes and missed wins explained. FILE is .psq,
     .sgf or a move list (Gomoku), or .pgn (chess: every game of the file, or --game N);
     - reads stdin, a PGN when it starts with a tag pair or has move numbers or SAN moves
     (Nf3, exd5, O-O), else a Gomoku record. A file of another extension holding a PGN is
-    reviewed as chess too."""
-    import io
-
-    from plies.analysis.chess import looks_like_pgn
+    reviewed as chess too. A folder reviews every .psq, .sgf, .pgn and .txt file in it
+    (--json and --html then name folders: one report per game file)."""
     from plies.analysis.session import AnalyzeRequest
 
     request = AnalyzeRequest(
@@ -806,7 +821,62 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
         html_out=html_out,
         use_cache=not no_cache,
         notable_only=not all_moves,
+        backend=backend,
+        ray_address=ray_address,
     )
+    if os.path.isdir(file):
+        _analyze_folder(Path(file), request, rule, size, book, game_number, width, opening_rule)
+        return
+    _analyze_one(file, request, rule, size, book, game_number, width, opening_rule)
+
+
+GAME_SUFFIXES = (".psq", ".sgf", ".pgn", ".txt")
+
+
+def _analyze_folder(
+    folder: Path, request, rule, size, book, game_number, width, opening_rule=None
+) -> None:
+    """``plies analyze DIR/``: every game file of the folder, in name order, one Ray session
+    for them all with ``--backend ray``; a bad file is reported (one line) and skipped, and
+    the exit status is then 2."""
+    from contextlib import nullcontext
+    from dataclasses import replace
+
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in GAME_SUFFIXES)
+    if not files:
+        raise InvalidRecord(f"no game files ({', '.join(GAME_SUFFIXES)}) in {folder}")
+    for out in (request.json_out, request.html_out):
+        if out:
+            Path(out).mkdir(parents=True, exist_ok=True)
+    session = nullcontext()
+    if request.backend == "ray":
+        from plies.ray_session import ray_session
+
+        session = ray_session(request.ray_address, request.pool_size())
+    failed = 0
+    with session:
+        for path in files:
+            one = replace(
+                request,
+                json_out=request.json_out and str(Path(request.json_out) / f"{path.stem}.json"),
+                html_out=request.html_out and str(Path(request.html_out) / f"{path.stem}.html"),
+            )
+            _console(width).rule(path.name)
+            try:
+                _analyze_one(str(path), one, rule, size, book, game_number, width, opening_rule)
+            except PliesError as exc:
+                failed += 1
+                click.echo(f"error: {' '.join(str(exc).split())}", err=True)
+    if failed:
+        sys.exit(2)
+
+
+def _analyze_one(file, request, rule, size, book, game_number, width, opening_rule=None) -> None:
+    """Review one game file (or ``-``, stdin) as ``plies analyze FILE`` does (``opening_rule``:
+    the Gomoku opening rule, else the record's)."""
+    import io
+
+    from plies.analysis.chess import looks_like_pgn
 
     text = None
     if file == "-" and book == "-":
@@ -862,6 +932,45 @@ def analyze(file, rule, size, movetime, depth, nodes, threads, workers, lang, js
         )
     finally:
         sys.stdin = saved
+
+
+# --- plies serve (the HTTP service) ------------------------------------------------------------
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to bind.")
+@click.option("--db", metavar="PATH", help="The SQLite store (default: the cache directory's "
+              "serve.sqlite).")  # fmt: skip
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Positions of a review analysed at once (processes).")  # fmt: skip
+@click.option("--token", help="API token required for writes (or $PLIES_SERVE_TOKEN); "
+              "required when --host is not a loopback address.")  # fmt: skip
+@click.option("--max-queue", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Unfinished reviews held before answering 429.")  # fmt: skip
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="Where the positions of a review run: local "
+              "processes, or --workers Ray actors.")  # fmt: skip
+@click.option("--ray-address", help="Ray cluster address (default: a local Ray instance).")
+def serve(host: str, port: int, db: str | None, workers: int, token: str | None,
+          max_queue: int, backend: str, ray_address: str | None) -> None:  # fmt: skip
+    """Serve reviews and play over HTTP, and the browser board at / (docs/serve.md)."""
+    try:
+        import uvicorn
+
+        from plies.service.app import TOKEN_ENV, Settings, create_app
+    except ImportError as exc:
+        extra = "pip install 'plies[serve]'"
+        raise InvalidOption(f"plies serve needs its extra: {extra} ({exc})") from None
+    from plies.analysis.cache import cache_dir
+
+    token = token or os.environ.get(TOKEN_ENV) or None
+    if token is None and host not in ("127.0.0.1", "localhost", "::1"):
+        raise InvalidOption(f"--host {host} needs an API token: --token or ${TOKEN_ENV}")
+    path = db or str(cache_dir() / "serve.sqlite")
+    settings = Settings(db=path, workers=workers, token=token, max_queue=max_queue,
+                        backend=backend, ray_address=ray_address)  # fmt: skip
+    app = create_app(settings)
+    click.echo(f"plies serve: http://{host}:{port}/ (store {path})", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 @cli.group()

@@ -62,6 +62,8 @@ def test_malformed_specs(text, message):
         ("plies:gomoku?depth=0", "at least 1"),
         ("plies:checkers?nodes=5", "unknown built-in engine plies:checkers"),
         ("plies:chess?speed=9", "unknown option .speed. for plies:chess"),
+        ("plies:gomoku?level=7", "level must be from 1 to 6"),
+        ("plies:chess?level=2&nodes=100", "level replaces"),
     ],
 )
 def test_bad_builtin_options(text, message):

@@ -595,13 +595,16 @@ def review_game(
     hash_mb: float = 16,
     source: str | None = None,
     on_progress: Callable[[int, int, bool], None] | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> Review:
     """Review a chess game (a ``chess.pgn.Game``): analyse every position (on ``workers``
-    processes, through ``cache``), judge every move, summarise. Ctrl-C returns the moves
-    finished so far (``complete=False``)."""
+    processes, or Ray actors with ``backend="ray"``, through ``cache``), judge every move,
+    summarise. Ctrl-C returns the moves finished so far (``complete=False``)."""
     return review_games(
         [game], budget, lang=lang, workers=workers, cache=cache, thresholds=thresholds,
-        hash_mb=hash_mb, source=source, on_progress=on_progress,
+        hash_mb=hash_mb, source=source, on_progress=on_progress, backend=backend,
+        ray_address=ray_address,
     )[0]  # fmt: skip
 
 
@@ -616,15 +619,18 @@ def review_games(
     hash_mb: float = 16,
     source: str | None = None,
     on_progress: Callable[[int, int, bool], None] | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> list[Review]:
     """Review several games with one analysis pass over all their positions (one pool of
     ``workers`` processes, each building its engine once); one :class:`Review` per game. After
     Ctrl-C, the games whose positions were all analysed are complete, the others partial."""
+    where = {"backend": backend, "ray_address": ray_address}
     plans = [_plan(g, budget) for g in games]
     jobs = [job for plan in plans for job in plan.jobs]
     raw, _ = analyse_positions(
         jobs, ChessAnalyserFactory(budget, hash_mb), workers=workers, cache=cache,
-        on_result=session.counting_progress(len(jobs), on_progress),
+        on_result=session.counting_progress(len(jobs), on_progress), **where,
     )  # fmt: skip
     all_evals = []
     offset = 0
@@ -654,7 +660,9 @@ def review_games(
             extra.append(
                 (cache_key(board, budget), ChessJob(job.fen, (*job.moves, uci), job.chess960))
             )
-        done, _ = analyse_positions(extra, factory, workers=min(workers, len(extra)), cache=cache)
+        done, _ = analyse_positions(
+            extra, factory, workers=min(workers, len(extra)), cache=cache, **where
+        )
         return {items[k]: PositionEval.from_dict(v) for k, v in done.items()}
 
     # one value per position, the best alternatives of the costly moves verified (at most two
@@ -775,6 +783,8 @@ def review_file(
             cache=cache,
             source=None if path == "-" else Path(path).name,
             on_progress=progress,
+            backend=request.backend,
+            ray_address=request.ray_address,
         ),
     )
     done: list[Review] = []

@@ -545,12 +545,16 @@ def review_record(
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
     hash_mb: float = 32,
     on_progress: Callable[[int, int, bool], None] | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> Review:
-    """Review a Gomoku-family game: analyse every position (on ``workers`` processes, through
-    ``cache``), judge every move, summarise. ``on_progress(done, total, cached)`` is called
-    after each position. Ctrl-C returns the moves finished so far (``complete=False``).
-    ``opening``: the opening rule (else the record's, else ``free``); a move that breaks it
-    raises :class:`~plies.errors.InvalidRecord`, and no suggested move breaks it."""
+    """Review a Gomoku-family game: analyse every position (on ``workers`` processes, or Ray
+    actors with ``backend="ray"``, through ``cache``), judge every move, summarise.
+    ``on_progress(done, total, cached)`` is called after each position. Ctrl-C returns the
+    moves finished so far (``complete=False``). ``opening``: the opening rule (else the
+    record's, else ``free``); a move that breaks it raises :class:`~plies.errors.InvalidRecord`,
+    and no suggested move breaks it."""
+    where = {"backend": backend, "ray_address": ray_address}
     t = translator(lang)
     board = record.to_board(rule=rule, forbidden="loses", opening=opening)
     moves = board.history
@@ -573,6 +577,7 @@ def review_record(
         workers=workers,
         cache=cache,
         on_result=session.counting_progress(len(jobs), on_progress),
+        **where,
     )
     evals = {i: PositionEval.from_dict(v) for i, v in raw.items()}
     full_book = OpeningBook.renju(board.width, board.height)
@@ -607,7 +612,9 @@ def review_record(
             extra.append(
                 (cache_key(alt, budget), GomokuJob(tuple((m.x, m.y) for m in alt.history)))
             )
-        raw2, _ = analyse_positions(extra, factory, workers=min(workers, len(extra)), cache=cache)
+        raw2, _ = analyse_positions(
+            extra, factory, workers=min(workers, len(extra)), cache=cache, **where
+        )
         return {pairs[k]: PositionEval.from_dict(v) for k, v in raw2.items()}
 
     # one value per position, the best alternatives of the costly moves verified (at most
@@ -707,6 +714,8 @@ def review_file(
             book=opening_book,
             position_book=position_book,
             on_progress=progress,
+            backend=request.backend,
+            ray_address=request.ray_address,
         ),
     )
     request.report(review, console)

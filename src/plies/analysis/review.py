@@ -258,6 +258,22 @@ class Review:
             "moves": [m.to_dict() for m in self.moves],
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Review:
+        """The review that :meth:`to_dict` wrote (the JSON of ``plies analyze --json``)."""
+        moves = [
+            MoveReview(**{**m, "lines": [LineEval(**line) for line in m["lines"]]})
+            for m in data["moves"]
+        ]
+        return cls(
+            data["game"],
+            data["settings"],
+            moves,
+            Summary(**data["summary"]),
+            complete=data.get("complete", True),
+            language=data.get("language", "en"),
+        )
+
 
 def summarise(
     moves: Sequence[MoveReview],
@@ -364,12 +380,16 @@ def analyse_positions(
     workers: int = 1,
     cache: Any = None,
     on_result: Callable[[int, dict[str, Any], bool], None] | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> tuple[dict[int, dict[str, Any]], bool]:
     """Analyse ``jobs`` (``(cache_key, job)`` pairs) and return ``({index: result}, complete)``.
 
     Cached results are taken from ``cache`` (anything with ``get(key)``/``put(key, value)``);
     the rest run in this process (``workers == 1``) or on a pool of ``workers`` processes,
-    each building its analyser once with ``factory()`` (which must be picklable). Every result
+    each building its analyser once with ``factory()`` (which must be picklable); with
+    ``backend="ray"``, on ``workers`` Ray actors (on the cluster at ``ray_address``, else a
+    local Ray instance), each building its analyser once. Every result
     is stored in the cache as soon as it is done, and reported to ``on_result(index, result,
     cached)``. Ctrl-C stops the analysis: the finished results are returned with
     ``complete=False``.
@@ -399,6 +419,10 @@ def analyse_positions(
 
     if not todo:
         return results, True
+    if backend == "ray":
+        return results, _analyse_on_ray(jobs, todo, factory, workers, ray_address, done)
+    if backend != "local":
+        raise InvalidOption(f"unknown backend {backend!r}: expected local or ray")
     if workers == 1 or len(todo) == 1:
         analyser = factory()
         try:
@@ -427,3 +451,69 @@ def analyse_positions(
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return results, True
+
+
+class _RayAnalyser:
+    """A Ray actor holding one analyser (built once, as a pool worker builds its own)."""
+
+    def __init__(self, factory: WorkerFactory) -> None:
+        self.analyse = factory()
+
+    def run(self, job: Job) -> dict[str, Any]:
+        return self.analyse(job)
+
+
+# Ray actors kept between analysis passes (the positions, then the alternatives; the next
+# review of the same rule, size and budget) while the Ray session lasts: those of one analyser
+# factory only, since each holds a CPU (actors of another factory waiting for a CPU that kept
+# actors hold would wait forever)
+_ray_actors: dict[Any, list[Any]] = {}
+
+
+def _actors(ray: Any, factory: WorkerFactory, count: int) -> list[Any]:
+    """``count`` actors holding ``factory()``'s analyser, reused when they exist; the actors
+    of another factory are ended first."""
+    from plies.ray_session import on_shutdown
+
+    on_shutdown(_ray_actors.clear)
+    for other in [f for f in _ray_actors if f != factory]:
+        for actor in _ray_actors.pop(other):
+            ray.kill(actor)
+    actors = _ray_actors.setdefault(factory, [])
+    remote = ray.remote(num_cpus=1, max_restarts=0)(_RayAnalyser)
+    actors += [remote.remote(factory) for _ in range(count - len(actors))]
+    return actors[:count]
+
+
+def _analyse_on_ray(
+    jobs: Sequence[tuple[str | None, Job]],
+    todo: list[int],
+    factory: WorkerFactory,
+    workers: int,
+    address: str | None,
+    done: Callable[[int, dict[str, Any]], None],
+) -> bool:
+    """Run the ``todo`` jobs on ``workers`` Ray actors (kept for the next pass), one job per
+    actor at a time; False after Ctrl-C (the finished results are kept)."""
+    from plies.ray_session import ray_session
+
+    with ray_session(address, workers) as ray:
+        free = list(_actors(ray, factory, min(workers, len(todo))))
+        queue = list(todo)
+        pending: dict[Any, tuple[int, Any]] = {}
+        try:
+            while queue or pending:
+                while queue and free:
+                    a = free.pop()
+                    i = queue.pop(0)
+                    pending[a.run.remote(jobs[i][1])] = (i, a)
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                for ref in ready:
+                    i, a = pending.pop(ref)
+                    free.append(a)
+                    done(i, ray.get(ref))
+        except KeyboardInterrupt:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            return False
+    return True

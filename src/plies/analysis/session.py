@@ -24,7 +24,8 @@ class AnalyzeRequest:
     """The options of ``plies analyze`` that every game shares: one limit per position
     (``movetime`` seconds, ``depth`` or ``nodes``; ``DEFAULT_MOVETIME`` without any),
     ``threads`` per search, ``workers`` positions at once (None: cores - 1), the language,
-    the report files, the cache and the table of all or only the notable moves."""
+    the report files, the cache, the table of all or only the notable moves, and where the
+    positions run (``backend`` local or ray, ``ray_address``)."""
 
     movetime: float | None = None
     depth: int | None = None
@@ -36,6 +37,8 @@ class AnalyzeRequest:
     html_out: str | None = None
     use_cache: bool = True
     notable_only: bool = False
+    backend: str = "local"  # or "ray": the positions on Ray actors
+    ray_address: str | None = None
 
     def budget(self, solver_share: float | None = None) -> Budget:
         """The budget per position; with ``solver_share``, the threat solvers get that share

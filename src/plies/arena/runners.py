@@ -140,15 +140,13 @@ def ray_map(
     """Run ``func(job, *args)`` for each job as Ray tasks, ``concurrency`` at a time, on the
     cluster at ``address`` or on a local Ray instance started (and stopped) here; yield the
     results as they finish (the arena's games, the opening book's searches)."""
-    try:
-        import ray
-    except ImportError:
-        raise InvalidOption("--backend ray needs Ray: pip install ray") from None
-    started = False
-    if not ray.is_initialized():
-        kwargs = {"address": address} if address else {"num_cpus": concurrency}
-        ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR", **kwargs)
-        started = True
+    from plies.ray_session import ray_session
+
+    with ray_session(address, concurrency) as ray:
+        yield from _map_on_ray(ray, func, jobs, concurrency, should_stop, args)
+
+
+def _map_on_ray(ray, func, jobs, concurrency, should_stop, args) -> Iterator[Any]:
     remote = ray.remote(num_cpus=1, max_retries=0)(func)
     pending: dict = {}
 
@@ -169,8 +167,6 @@ def ray_map(
         if not clean:
             for ref in pending:
                 ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()
 
 
 def _ray_job(job: GameJob, plugins: tuple[str, ...]) -> GameResult:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from plies.errors import InvalidMove
 from plies.gomoku.board import Board
 from plies.gomoku.engine import Engine, SearchResult
+from plies.gomoku.levels import level_move
 from plies.gomoku.notation import Move, parse_moves
 
 HELP = (
@@ -23,6 +25,8 @@ class PlayLimits:
     movetime: float | None = 1.0
     depth: int | None = None
     nodes: int | None = None
+    level: int | None = None  # a playing level (plies.search.levels) instead of the limits
+    seed: int | None = None  # the level's choices, repeatable
 
 
 def engine_line(board: Board, result: SearchResult) -> str:
@@ -55,8 +59,15 @@ def play_game(
     ``engine_colors`` holds the colours the engine plays (1 black, 2 white); ``ask`` reads a
     human's line, ``say`` prints a line, ``show`` prints the board.
     """
+    rng = random.Random(limits.seed)
     show(board)
     while not board.is_over:
+        if board.to_move in engine_colors and limits.level is not None:
+            chosen = level_move(engine, board, limits.level, rng)
+            board.play(chosen.move)
+            say(f"{chosen.move.algebraic(board.height)}  (level {limits.level})")
+            show(board)
+            continue
         if board.to_move in engine_colors:
             result = engine.search(
                 board, depth=limits.depth, nodes=limits.nodes, movetime=limits.movetime

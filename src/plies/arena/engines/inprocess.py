@@ -48,10 +48,11 @@ def check_options(options: dict[str, str], known: tuple[str, ...], what: str) ->
 
 class _EnginePlayer(Player):
     """A plies engine in this process. Options: ``depth``, ``nodes``, ``movetime`` (seconds)
-    limit each move; without them the engine plays on the match clock. ``hash`` (MB, default
-    16) and ``threads`` (default 1)."""
+    limit each move; without them the engine plays on the match clock. ``level`` (1 to
+    :data:`plies.search.levels.MAX_LEVEL`) plays at that level instead, its choices drawn
+    from ``seed`` when given. ``hash`` (MB, default 16) and ``threads`` (default 1)."""
 
-    OPTIONS = ("depth", "nodes", "movetime", "hash", "threads")
+    OPTIONS = ("depth", "nodes", "movetime", "level", "seed", "hash", "threads")
     SPEC = "plies:engine"
 
     def __init__(self, options: dict[str, str], name: str) -> None:
@@ -62,11 +63,19 @@ class _EnginePlayer(Player):
         self.movetime = _float(options, "movetime")
         self.hash_mb = _float(options, "hash") or 16.0
         self.threads = _int(options, "threads") or 1
+        self.level = _int(options, "level")
+        if self.level is not None:
+            from plies.search.levels import level
+
+            level(self.level)  # checked now
+            if any(v is not None for v in (self.depth, self.nodes, self.movetime)):
+                raise InvalidOption(f"{self.SPEC}: level replaces depth, nodes and movetime")
+        self._rng = random.Random(_int(options, "seed", low=0))
         self._engine: Any = None
 
     @property
     def self_limited(self) -> bool:
-        return any(v is not None for v in (self.depth, self.nodes, self.movetime))
+        return any(v is not None for v in (self.depth, self.nodes, self.movetime, self.level))
 
     def _clock(self, limits: Limits) -> dict[str, Any]:
         """The clock arguments of the engine's ``search``."""
@@ -179,6 +188,11 @@ class GomokuEnginePlayer(_EnginePlayer):
     def think(self, referee: Referee, limits: Limits, deadline: float | None) -> Reply:
         from plies.gomoku.engine.search import WIN, WIN_BOUND
 
+        if self.level is not None:
+            from plies.gomoku.levels import level_move
+
+            chosen = level_move(self._engine, referee.board, self.level, self._rng)
+            return Reply(chosen.move.pbrain(), None, chosen.result.depth)
         result = self._search(referee, limits)
         score = int(result.score)
         if score > WIN_BOUND:
@@ -209,6 +223,11 @@ class ChessEnginePlayer(_EnginePlayer):
     def think(self, referee: Referee, limits: Limits, deadline: float | None) -> Reply:
         from plies.chess.engine.api import mate_in
 
+        if self.level is not None:
+            from plies.chess.levels import level_move
+
+            chosen = level_move(self._engine, referee.board, self.level, self._rng)
+            return Reply(chosen.move.uci(), None, chosen.result.depth)
         result = self._search(referee, limits)
         score = int(result.score)
         m = mate_in(score)

@@ -87,20 +87,25 @@ def read_record(
     rule: str | None = None,
     size: int | str | tuple[int, int] | None = None,
     source: str | None = None,
+    allow_path: bool = True,
 ) -> GameRecord:
     """Read a record from text, or from a file when given a :class:`~pathlib.Path` or a
-    one-line string naming an existing file.
+    one-line string naming an existing file (unless ``allow_path`` is False: text from a
+    client of the service is always text).
 
     ``fmt`` (psq, sgf, text) skips the detection. ``rule`` replaces the record's rule (and for
     SGF skips the check of ``RU``); ``size`` (``15``, ``"20x15"`` or ``(20, 15)``) replaces the
     board size (for move lists it also fixes how algebraic rows are read). ``source`` names
     the text in error messages.
     """
-    if isinstance(text_or_path, os.PathLike) or (
-        isinstance(text_or_path, str)
-        and "\n" not in text_or_path
-        and len(text_or_path) < 4096
-        and os.path.isfile(text_or_path)
+    if allow_path and (
+        isinstance(text_or_path, os.PathLike)
+        or (
+            isinstance(text_or_path, str)
+            and "\n" not in text_or_path
+            and len(text_or_path) < 4096
+            and os.path.isfile(text_or_path)
+        )
     ):
         return load_record(text_or_path, fmt, rule=rule, size=size)
     text = str(text_or_path)
