@@ -62,7 +62,6 @@ def test_each_row_is_the_engines_evaluation_change(games):
             x, y = (int(v) for v in move.split(","))
             chosen = (y + ST.PAD) * int(st.info[ST.I_STRIDE]) + x + ST.PAD
             if len(cells) >= 2 and chosen in cells:
-
                 parent = _mover_view(st, s)
                 for c in cells:
                     ST.make(st, tb, int(c))

@@ -434,10 +434,7 @@ def score_from_values(
     hindsight = move == first_choice and classification in ("mistake", "blunder")
     unproven = before.proof is None and (after is None or after.proof is None)
     within_noise = (
-        not hindsight
-        and unproven
-        and loss < noise
-        and classification in ("mistake", "blunder")
+        not hindsight and unproven and loss < noise and classification in ("mistake", "blunder")
     )
     if hindsight or within_noise:
         classification = "inaccuracy"

@@ -103,9 +103,7 @@ def _tunable_params(options: dict[str, str]) -> dict[str, float]:
 
     from plies.gomoku.engine import params
 
-    known = [
-        n for n in params.TUNABLE if hasattr(params, n) and np.ndim(getattr(params, n)) == 0
-    ]
+    known = [n for n in params.TUNABLE if hasattr(params, n) and np.ndim(getattr(params, n)) == 0]
     known = [n for n in known if not isinstance(getattr(params, n), str)]
     values: dict[str, float] = {}
     for name, text in options.items():

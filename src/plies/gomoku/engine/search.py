@@ -351,9 +351,7 @@ def static_order(st, ctx, p: int, s: int, own: int, opp: int) -> int:
         return np.int64(ctx.order[s, 0, ctx.combo[(both >> (16 * s)) & 0xFFFF]]) + np.int64(
             ctx.order[o, 1, ctx.combo[(both >> (16 * o)) & 0xFFFF]]
         )
-    return np.int64(
-        st.val[s, p] + st.val[o, p] + OWN_CLASS_SCORE[own] + BLOCK_CLASS_SCORE[opp]
-    )
+    return np.int64(st.val[s, p] + st.val[o, p] + OWN_CLASS_SCORE[own] + BLOCK_CLASS_SCORE[opp])
 
 
 @njit(cache=True, nogil=True, _nrt=False)
