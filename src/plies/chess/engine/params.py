@@ -47,6 +47,12 @@ KING_SAFETY_CAP = 500
 SHIELD_PAWN = 12  # mg: per own pawn in front of a castled-side king
 OPEN_FILE_NEAR_KING = 18  # mg: per half-open file at or next to the king
 
+# per-square corrections added to the shaped tables (tuned by ``plies train chess``): piece
+# type (pawn .. king) x relative rank (0..7) x file distance from the a/h edge (0..3: files
+# a-d, mirrored to h-e), index ``(type - 1) * 32 + rank * 4 + file``
+PST_DELTA_MG = (0,) * 192
+PST_DELTA_EG = (0,) * 192
+
 BISHOP_PAIR = (30, 50)
 ROOK_OPEN_FILE = (24, 10)
 ROOK_HALF_OPEN = (10, 6)
@@ -141,12 +147,15 @@ def eval_arrays(overrides: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
             values[5] = (qc[0] * closeness - corner, qc[1] * closeness * 2)
             kmg = g("KING_FILE_MG")[f] + g("KING_SHELTER_MG")[rel]
             values[6] = (kmg, g("KING_CENTRE_EG") * closeness * 2 - 15)
+            half = min(f, 7 - f)
+            delta_mg, delta_eg = g("PST_DELTA_MG"), g("PST_DELTA_EG")
             for t in range(1, 7):
                 code = t | (colour << 3)
+                cell = (t - 1) * 32 + rel * 4 + half
                 mmg = mat_mg[t - 1] if t < 6 else 0
                 meg = mat_eg[t - 1] if t < 6 else 0
-                pst[0, code, sq] = sign * (mmg + values[t][0])
-                pst[1, code, sq] = sign * (meg + values[t][1])
+                pst[0, code, sq] = sign * (mmg + values[t][0] + delta_mg[cell])
+                pst[1, code, sq] = sign * (meg + values[t][1] + delta_eg[cell])
     w = np.zeros(W_COUNT, dtype=np.int32)
     w[W_MOB_MG : W_MOB_MG + 7] = g("MOBILITY_MG")
     w[W_MOB_EG : W_MOB_EG + 7] = g("MOBILITY_EG")
