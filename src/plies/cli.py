@@ -891,9 +891,7 @@ def train_gomoku(**kw) -> None:
 )
 @click.option("--passes", type=int, default=8, show_default=True, help="Coordinate-descent passes.")
 @click.option("--step", type=int, default=4, show_default=True, help="First step (centipawns).")
-@click.option(
-    "--only", metavar="NAME", multiple=True, help="Tune only these parameters (repeat)."
-)
+@click.option("--only", metavar="NAME", multiple=True, help="Tune only these parameters (repeat).")
 @click.option("--fit/--no-fit", default=True, help="Fit the parameters after the games.")
 def train_chess(**kw) -> None:
     """Self-play chess games at a fixed node budget, then Texel-tune the evaluation's

@@ -65,7 +65,7 @@ def test_self_play_games_are_reproducible_and_legal(games):
 
 def test_quiet_positions_keep_exactly_the_quiet_ones():
     # 1. e4 d5 2. exd5 (capture) Qxd5 (capture) 3. Nc3 Qe5+ 4. Qe2 (evasion) Qxe2+ (capture)
-    moves = "e2e4 d7d5 e4d5 d8d5 b1c3 d5e5 d1e2 e5e2".split()
+    moves = ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5e5", "d1e2", "e5e2"]
     game = {"opening": 0, "moves": moves, "scores": [10] * 8, "result": 0.0}
     game["scores"][1] = 31000  # a mate score is never kept
     got = chess_fit.quiet_positions([game], skip=0)

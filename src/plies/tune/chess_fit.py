@@ -270,9 +270,7 @@ def texel_fit(
     start = json.loads(json.dumps(values))
     k = fit_k(train, values)
     best = loss(train, values, k)
-    report = FitReport(
-        k, best, best, loss(held, values, k), 0.0, len(train), len(held), 0, 1
-    )
+    report = FitReport(k, best, best, loss(held, values, k), 0.0, len(train), len(held), 0, 1)
     slots = [s for s in _slots(values) if not names or s[0] in names]
     dead: set[tuple[str, int | None]] = set()
     for n in range(passes):
