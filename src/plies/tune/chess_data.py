@@ -73,8 +73,10 @@ def _random_opening(rng: random.Random, plies: int):
     return board
 
 
-def play_game(settings: ChessSelfPlay, seed: int) -> dict:
-    """One self-play game from the opening of ``seed``, as the record described above."""
+def balanced_opening(settings: ChessSelfPlay, seed: int):
+    """The opening of ``seed``: a ``chess.Board`` after 2 to ``random_moves`` random plies
+    whose search score at ``settings.nodes`` is within ``balance`` (the last one drawn when
+    none of 50 is)."""
     rng = random.Random(seed)
     engine = _engine(settings)
     board = None
@@ -86,6 +88,13 @@ def play_game(settings: ChessSelfPlay, seed: int) -> dict:
         if abs(engine.search(board, nodes=settings.nodes).score) <= settings.balance:
             break
     assert board is not None
+    return board
+
+
+def play_game(settings: ChessSelfPlay, seed: int) -> dict:
+    """One self-play game from the opening of ``seed``, as the record described above."""
+    engine = _engine(settings)
+    board = balanced_opening(settings, seed)
     opening = len(board.move_stack)
     engine.new_game()
     scores: list[int | None] = [None] * opening
