@@ -39,6 +39,16 @@ ISOLATED = (12, 14)
 PASSED_MG = (0, 5, 8, 14, 26, 45, 70, 0)  # by relative rank
 PASSED_EG = (0, 12, 16, 28, 50, 85, 130, 0)
 PASSED_FREE_EG = 15  # the square in front is empty
+# end game: per square of king distance (Chebyshev) to the square in front of a passed pawn,
+# times (relative rank - 2) from the fourth rank on: the enemy king's distance counts for
+# the pawn, its own king's against
+PASSED_KING_THEIRS_EG = 4
+PASSED_KING_OWN_EG = 2
+# a pawn defended by an own pawn or with an own pawn beside it on its rank, by relative rank
+CONNECTED_MG = (0, 2, 4, 6, 12, 20, 40, 0)
+CONNECTED_EG = (0, 0, 2, 4, 8, 16, 30, 0)
+# per enemy piece (knight .. queen) attacked by an own pawn
+THREAT_BY_PAWN = (40, 25)
 
 # king safety: attack units per attacker type on the king zone, scaled by a table
 KING_ATTACK_UNITS = (0, 0, 2, 2, 3, 5, 0)
@@ -98,7 +108,13 @@ W_ROOK_OPEN_EG = 70
 W_ROOK_HALF_MG = 71
 W_ROOK_HALF_EG = 72
 W_TEMPO = 73
-W_COUNT = 80
+W_CONNECTED_MG = 74  # 8 slots
+W_CONNECTED_EG = 82  # 8 slots
+W_PASSED_KING_THEIRS = 90
+W_PASSED_KING_OWN = 91
+W_THREAT_PAWN_MG = 92
+W_THREAT_PAWN_EG = 93
+W_COUNT = 96
 
 NAMES = [n for n in dir() if n.isupper() and not n.startswith("W_")]
 
@@ -174,4 +190,9 @@ def eval_arrays(overrides: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     w[W_ROOK_OPEN_MG], w[W_ROOK_OPEN_EG] = g("ROOK_OPEN_FILE")
     w[W_ROOK_HALF_MG], w[W_ROOK_HALF_EG] = g("ROOK_HALF_OPEN")
     w[W_TEMPO] = g("TEMPO")
+    w[W_CONNECTED_MG : W_CONNECTED_MG + 8] = g("CONNECTED_MG")
+    w[W_CONNECTED_EG : W_CONNECTED_EG + 8] = g("CONNECTED_EG")
+    w[W_PASSED_KING_THEIRS] = g("PASSED_KING_THEIRS_EG")
+    w[W_PASSED_KING_OWN] = g("PASSED_KING_OWN_EG")
+    w[W_THREAT_PAWN_MG], w[W_THREAT_PAWN_EG] = g("THREAT_BY_PAWN")
     return pst, w
