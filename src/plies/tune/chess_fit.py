@@ -248,11 +248,14 @@ def texel_fit(
     base: dict | None = None,
     held_out_share: float = 0.1,
     names: tuple[str, ...] = (),
+    prior: float = 0.0,
     progress: Callable[[int, float], None] | None = None,
 ) -> tuple[dict, FitReport]:
     """Tune the evaluation's parameters on ``positions`` (see the module's docstring): those
     named in ``names``, or all of them. Returns (the changed parameters, a report of the
-    losses)."""
+    losses). ``prior`` > 0 adds ``prior * (value - start)^2`` per parameter to the training
+    loss: a pull toward the starting values, so that parameters the data hardly determines do
+    not wander (the reported losses are without it)."""
     unknown = set(names) - set(EVAL_NAMES)
     if unknown:
         raise InvalidOption(f"not evaluation parameters: {', '.join(sorted(unknown))}")
@@ -273,6 +276,8 @@ def texel_fit(
     report = FitReport(k, best, best, loss(held, values, k), 0.0, len(train), len(held), 0, 1)
     slots = [s for s in _slots(values) if not names or s[0] in names]
     dead: set[tuple[str, int | None]] = set()
+    penalty = 0.0  # prior * sum of (value - start)^2 over the slots
+    objective = best
     for n in range(passes):
         rng.shuffle(slots)
         improved = False
@@ -280,6 +285,7 @@ def texel_fit(
             if slot in dead:
                 continue
             x0 = _get(values, slot)
+            origin = _get(start, slot)
             moved = False
             flat = True
             for direction in (1, -1):
@@ -290,8 +296,11 @@ def texel_fit(
                     report.evaluations += 1
                     if trial != best:
                         flat = False
-                    if trial < best - 1e-12:
+                    change = prior * ((x - origin) ** 2 - (x - direction * step - origin) ** 2)
+                    if trial + penalty + change < objective - 1e-12:
                         best = trial
+                        penalty += change
+                        objective = best + penalty
                         moved = improved = True
                         continue
                     _set(values, slot, x - direction * step)
