@@ -144,6 +144,13 @@ def test_fit_recovers_a_parameter_from_labels_it_generated():
     assert changed["MATERIAL_EG"][1] > 300 + 16
     again, _ = chess_fit.texel_fit(positions, seed=2, step=8, passes=3, names=material)
     assert again == changed  # reproducible
+    held, _ = chess_fit.texel_fit(positions, seed=2, step=8, passes=3, names=material, prior=1e-5)
+    moved = sum(abs(a - b) for a, b in zip(changed["MATERIAL_MG"], P.MATERIAL_MG, strict=True))
+    held_moved = sum(
+        abs(a - b)
+        for a, b in zip(held.get("MATERIAL_MG", P.MATERIAL_MG), P.MATERIAL_MG, strict=True)
+    )
+    assert held_moved < moved  # the prior pulls toward the starting values
 
 
 def test_fit_refuses_too_little_data():

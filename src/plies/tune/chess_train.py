@@ -12,6 +12,8 @@ from typing import Any
 from plies.tune import chess_data, chess_fit, gomoku_data
 from plies.tune.train import _bar
 
+PRIOR = 1e-7  # the fit's pull toward the starting values (chess_fit.texel_fit)
+
 
 @dataclass(frozen=True)
 class ChessTrainRequest:
@@ -29,6 +31,7 @@ class ChessTrainRequest:
     passes: int = 8
     step: int = 4
     only: tuple[str, ...] = ()
+    prior: float = PRIOR
     fit: bool = True
 
 
@@ -64,6 +67,7 @@ def train_chess(request: ChessTrainRequest, console: Any) -> dict | None:
             passes=request.passes,
             base=base,
             names=request.only,
+            prior=request.prior,
             progress=lambda done, _loss: bar.update(task, completed=done),
         )
     assert request.out is not None

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 # material, middle game / end game: pawn, knight, bishop, rook, queen
-MATERIAL_MG = (88, 325, 335, 465, 960)
-MATERIAL_EG = (110, 300, 315, 520, 950)
+MATERIAL_MG = (80, 325, 343, 473, 968)
+MATERIAL_EG = (78, 300, 295, 528, 962)
 
 # piece-square shaping
 PAWN_ADVANCE_MG = (0, 0, 4, 9, 16, 28, 50, 0)  # by relative rank
@@ -34,19 +34,19 @@ MOBILITY_EG = (0, 0, 4, 5, 4, 2, 0)
 MOBILITY_BASE = (0, 0, 4, 6, 6, 12, 0)
 
 # pawn structure (mg, eg)
-DOUBLED = (10, 22)
-ISOLATED = (12, 14)
-PASSED_MG = (0, 5, 8, 14, 26, 45, 70, 0)  # by relative rank
-PASSED_EG = (0, 12, 16, 28, 50, 85, 130, 0)
-PASSED_FREE_EG = 15  # the square in front is empty
+DOUBLED = (2, 10)
+ISOLATED = (12, 10)
+PASSED_MG = (0, 13, 8, 18, 30, 53, 66, 0)  # by relative rank
+PASSED_EG = (0, 20, 16, 32, 58, 81, 102, 0)
+PASSED_FREE_EG = 23  # the square in front is empty
 # end game: per square of king distance (Chebyshev) to the square in front of a passed pawn,
 # times (relative rank - 2) from the fourth rank on: the enemy king's distance counts for
 # the pawn, its own king's against
-PASSED_KING_THEIRS_EG = 4
-PASSED_KING_OWN_EG = 2
+PASSED_KING_THEIRS_EG = 8
+PASSED_KING_OWN_EG = 6
 # a pawn defended by an own pawn or with an own pawn beside it on its rank, by relative rank
-CONNECTED_MG = (0, 2, 4, 6, 12, 20, 40, 0)
-CONNECTED_EG = (0, 0, 2, 4, 8, 16, 30, 0)
+CONNECTED_MG = (0, 6, 4, 14, 20, 20, 40, 0)
+CONNECTED_EG = (0, 8, 2, -8, -8, 12, 22, 0)
 # per enemy piece (knight .. queen) attacked by an own pawn
 THREAT_BY_PAWN = (40, 25)
 
@@ -63,9 +63,9 @@ OPEN_FILE_NEAR_KING = 18  # mg: per half-open file at or next to the king
 PST_DELTA_MG = (0,) * 192
 PST_DELTA_EG = (0,) * 192
 
-BISHOP_PAIR = (30, 50)
-ROOK_OPEN_FILE = (24, 10)
-ROOK_HALF_OPEN = (10, 6)
+BISHOP_PAIR = (34, 50)
+ROOK_OPEN_FILE = (40, 2)
+ROOK_HALF_OPEN = (22, 22)
 TEMPO = 12
 
 # score -> win probability: 1 / (1 + exp(-cp / WIN_PROB_SCALE))
