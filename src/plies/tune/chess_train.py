@@ -56,6 +56,7 @@ def train_chess(request: ChessTrainRequest, console: Any) -> dict | None:
     wanted = set(range(request.seed, request.seed + request.games))
     games = [g for g in chess_fit.load_games([request.data]) if g["seed"] in wanted]
     games += chess_fit.load_games(list(request.extra_data))
+    games.sort(key=lambda g: g["seed"])  # the fit's split follows the order: make it the seeds'
     positions = chess_fit.quiet_positions(games)
     base = chess_fit.load_params(request.params) if request.params else None
     with _bar(console) as bar:
