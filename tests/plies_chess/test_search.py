@@ -238,3 +238,13 @@ def test_search_runs_twice_from_the_cache() -> None:
     outputs = run_twice(SCRIPT)
     assert outputs[0] == outputs[1]
     assert outputs[0].count("\n") == 2
+
+
+def test_history_pruning_shrinks_the_tree_and_switches_off() -> None:
+    """Quiet moves with a history below -HISTORY_PRUNE_MARGIN * depth are skipped near the
+    leaves (when HISTORY_PRUNE_DEPTH > 0; off by default): fewer nodes than without."""
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    on = Engine(hash_mb=16, params={"HISTORY_PRUNE_DEPTH": 3}).search(board, depth=12)
+    off = Engine(hash_mb=16).search(board, depth=12)
+    assert on.nodes < off.nodes
+    assert on.move in board.legal_moves
