@@ -1216,6 +1216,54 @@ def train_gomoku(**kw) -> None:
     run(TrainRequest(**kw), _console())
 
 
+@train.command("chess")
+@click.option("--games", type=int, default=2000, show_default=True, help="Self-play games.")
+@click.option("--nodes", type=int, default=4000, show_default=True, help="Nodes per move.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
+@click.option("--workers", type=int, default=1, show_default=True, help="Processes.")
+@click.option(
+    "--data", metavar="FILE", required=True, help="Games file (JSON Lines), resumed if present."
+)
+@click.option(
+    "--extra-data", metavar="FILE", multiple=True, help="More games files to fit on (repeat)."
+)
+@click.option(
+    "--out", metavar="FILE.json", help="Where the parameters go (required unless --no-fit)."
+)
+@click.option(
+    "--params",
+    metavar="FILE.json",
+    default="",
+    help="Parameters to play with and to start the fit from (default: the built-in values).",
+)
+@click.option(
+    "--random-moves", type=int, default=8, show_default=True, help="Most random opening plies."
+)
+@click.option("--passes", type=int, default=8, show_default=True, help="Coordinate-descent passes.")
+@click.option("--step", type=int, default=4, show_default=True, help="First step (centipawns).")
+@click.option("--only", metavar="NAME", multiple=True, help="Tune only these parameters (repeat).")
+@click.option("--fit/--no-fit", default=True, help="Fit the parameters after the games.")
+def train_chess(**kw) -> None:
+    """Self-play chess games at a fixed node budget, then Texel-tune the evaluation's
+    parameters to their results (docs/chess.md)."""
+    from plies.tune.chess_train import ChessTrainRequest
+    from plies.tune.chess_train import train_chess as run
+
+    if kw["fit"] and not kw["out"]:
+        raise InvalidOption("--out FILE.json is required to fit (or use --no-fit)")
+    if kw["games"] < 1:
+        raise InvalidOption(f"--games must be at least 1, not {kw['games']}")
+    if kw["workers"] < 1:
+        raise InvalidOption(f"--workers must be at least 1, not {kw['workers']}")
+    if kw["params"]:
+        from plies.tune.chess_fit import load_params
+
+        load_params(kw["params"])
+    kw["extra_data"] = tuple(kw["extra_data"])
+    kw["only"] = tuple(kw["only"])
+    run(ChessTrainRequest(**kw), _console())
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``plies`` console script."""
     try:

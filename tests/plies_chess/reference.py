@@ -62,6 +62,7 @@ def reference_evaluate(bd, st, w) -> int:
         elif t != KING and npieces < 32:
             scratch[64 + npieces] = sq
             npieces += 1
+    threatened: set[int] = set()  # enemy pieces attacked by a pawn (counted once each)
     for j in range(npawns):
         sq = scratch[48 + j]
         c = bd[sq] >> 3
@@ -75,9 +76,29 @@ def reference_evaluate(bd, st, w) -> int:
             eg -= sign * w[P.W_DOUBLED_EG]
         left = scratch[own + f - 1] if f > 0 else 0
         right = scratch[own + f + 1] if f < 7 else 0
+        rel = r if c == 0 else 7 - r
+        own_pawn = PAWN | (c << 3)
         if left == 0 and right == 0:
             mg -= sign * w[P.W_ISOLATED_MG]
             eg -= sign * w[P.W_ISOLATED_EG]
+        else:
+            back = r - 1 if c == 0 else r + 1  # own pawns there defend this one
+            connected = False
+            for ff in (f - 1, f + 1):
+                if 0 <= ff < 8:
+                    if bd[r * 8 + ff] == own_pawn or (
+                        0 <= back < 8 and bd[back * 8 + ff] == own_pawn
+                    ):
+                        connected = True
+            if connected:
+                mg += sign * w[P.W_CONNECTED_MG + rel]
+                eg += sign * w[P.W_CONNECTED_EG + rel]
+        ahead = r + 1 if c == 0 else r - 1  # the squares this pawn attacks
+        for ff in (f - 1, f + 1):
+            if 0 <= ff < 8 and 0 <= ahead < 8:
+                q = bd[ahead * 8 + ff]
+                if q != 0 and (q >> 3) != c and (q & 7) not in (PAWN, KING):
+                    threatened.add(ahead * 8 + ff)
         passed = True
         for ff in range(max(0, f - 1), min(7, f + 1) + 1):
             if c == 0:
@@ -87,12 +108,23 @@ def reference_evaluate(bd, st, w) -> int:
                 if scratch[16 + opp + ff] < r and scratch[opp + ff] > 0:
                     passed = False
         if passed:
-            rel = r if c == 0 else 7 - r
             mg += sign * w[P.W_PASSED_MG + rel]
             eg += sign * w[P.W_PASSED_EG + rel]
             front = sq + 8 if c == 0 else sq - 8
             if 0 <= front < 64 and bd[front] == 0:
                 eg += sign * w[P.W_PASSED_FREE_EG]
+            if 0 <= front < 64 and rel >= 3:
+
+                def dist(a: int, b: int) -> int:
+                    return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
+
+                near = dist(st[I_KSQ + 1 - c], front) * w[P.W_PASSED_KING_THEIRS]
+                near -= dist(st[I_KSQ + c], front) * w[P.W_PASSED_KING_OWN]
+                eg += sign * (rel - 2) * near
+    for sq in threatened:
+        sign = -1 if bd[sq] >> 3 == 0 else 1  # a black piece attacked counts for white
+        mg += sign * w[P.W_THREAT_PAWN_MG]
+        eg += sign * w[P.W_THREAT_PAWN_EG]
     king_units_0 = 0  # attack units on the white king zone (by black)
     king_units_1 = 0
     king_att_0 = 0

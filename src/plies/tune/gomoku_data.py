@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from plies.errors import InvalidOption
 from plies.gomoku.balanced import random_opening  # shared with the balanced openings
@@ -117,23 +118,23 @@ def done_seeds(path: Path) -> set[int]:
     return seeds
 
 
-def _local(jobs: list[tuple[SelfPlaySettings, int]], workers: int) -> Iterator[dict]:
+def _local(jobs: list[tuple], workers: int, play: Callable[[tuple], dict]) -> Iterator[dict]:
     if workers <= 1:
         for job in jobs:
-            yield _play(job)
+            yield play(job)
         return
     import multiprocessing as mp
 
     with mp.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap_unordered(_play, jobs)
+        yield from pool.imap_unordered(play, jobs)
 
 
-def _ray(jobs: list[tuple[SelfPlaySettings, int]], address: str | None) -> Iterator[dict]:
+def _ray(jobs: list[tuple], address: str | None, play: Callable[[tuple], dict]) -> Iterator[dict]:
     import ray
 
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(_play)
+    remote = ray.remote(play)
     pending = [remote.remote(job) for job in jobs]
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
@@ -150,7 +151,7 @@ def _drop_partial_line(path: Path) -> None:
 
 
 def generate(
-    settings: SelfPlaySettings,
+    settings: Any,
     games: int,
     path: str | Path,
     *,
@@ -159,10 +160,13 @@ def generate(
     backend: str = "local",
     ray_address: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    play: Callable[[tuple], dict] = _play,
 ) -> int:
     """Play the games of seeds ``seed .. seed + games - 1`` that ``path`` lacks, appending each
     as it finishes; returns how many games the file now holds of that range.
-    ``progress(done, total)`` is called after each game."""
+    ``progress(done, total)`` is called after each game. ``play((settings, seed))`` plays one
+    game (a module-level function, so worker processes can import it): this module's Gomoku
+    game by default, :mod:`plies.tune.chess_data` passes its own."""
     settings.check()
     if backend not in ("local", "ray"):
         raise InvalidOption(f"unknown backend {backend!r}: expected local or ray")
@@ -177,7 +181,10 @@ def generate(
     if not jobs:
         return done
     _drop_partial_line(path)
-    results = _ray(jobs, ray_address) if backend == "ray" else _local(jobs, workers)
+    if backend == "ray":
+        results = _ray(jobs, ray_address, play)
+    else:
+        results = _local(jobs, workers, play)
     with path.open("a") as f:
         for record in results:
             f.write(json.dumps(record, separators=(",", ":")) + "\n")

@@ -202,16 +202,26 @@ class GomokuEnginePlayer(_EnginePlayer):
 
 class ChessEnginePlayer(_EnginePlayer):
     """The plies chess engine (:class:`plies.chess.engine.api.Engine`) in this process
-    (options: see :class:`_EnginePlayer`)."""
+    (options: see :class:`_EnginePlayer`, and ``params``: a JSON file of evaluation and
+    search parameters, as ``plies train chess`` writes)."""
 
+    OPTIONS = (*_EnginePlayer.OPTIONS, "params")
     SPEC = "plies:chess"
     games = frozenset({"chess"})
+
+    def __init__(self, options: dict[str, str], name: str) -> None:
+        super().__init__(options, name)
+        self.params = None
+        if "params" in options:
+            from plies.tune.chess_fit import load_params
+
+            self.params = load_params(options["params"])
 
     def new_game(self, setup: GameSetup, tc: TimeControl) -> None:
         from plies.chess.engine.api import Engine
 
         if self._engine is None:
-            self._engine = Engine(hash_mb=self.hash_mb, threads=self.threads)
+            self._engine = Engine(hash_mb=self.hash_mb, threads=self.threads, params=self.params)
         else:
             self._engine.new_game()
 

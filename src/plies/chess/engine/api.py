@@ -140,6 +140,7 @@ class Engine:
             "LMR_BASE", "LMR_DIVISOR", "ASPIRATION_DELTA", "RFP_MARGIN", "RFP_DEPTH",
             "FUTILITY_MARGIN", "FUTILITY_PER_PLY", "FUTILITY_DEPTH", "LMP_DEPTH",
             "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_VERIFY_DEPTH", "WIN_PROB_SCALE",
+            "HISTORY_PRUNE_DEPTH", "HISTORY_PRUNE_MARGIN",
         }  # fmt: skip
         try:
             self.pst, self.weights = engine_params.eval_arrays(

@@ -1,6 +1,7 @@
 """The static evaluation (compiled): tapered material and piece-square sums (kept incrementally
-by ``board.make``), plus mobility, pawn structure, king safety, bishop pair, rooks on open
-files and a tempo bonus, computed at the node from the bitboards of ``st``. Weights come from
+by ``board.make``), plus mobility, pawn structure (doubled, isolated, connected, passed with
+king distances), pieces attacked by pawns, king safety, bishop pair, rooks on open files and
+a tempo bonus, computed at the node from the bitboards of ``st``. Weights come from
 ``params.eval_arrays``.
 """
 
@@ -74,6 +75,27 @@ def _bitboard_tables():
 FILE_BB, ADJACENT_BB, PASSED_BB, ZONE_BB = _bitboard_tables()
 
 
+def _pawn_tables():
+    """pawn_att[c, sq]: the squares a pawn of colour c on sq attacks; beside[sq]: the squares
+    left and right of sq on its rank; dist[a, b]: the king (Chebyshev) distance."""
+    pawn_att = np.zeros((2, 64), dtype=np.int64)
+    beside = np.zeros(64, dtype=np.int64)
+    dist = np.zeros((64, 64), dtype=np.int64)
+    for sq in range(64):
+        f, r = sq & 7, sq >> 3
+        for c, dr in ((0, 1), (1, -1)):
+            pawn_att[c, sq] = bits_of(
+                (r + dr) * 8 + ff for ff in (f - 1, f + 1) if 0 <= ff < 8 and 0 <= r + dr < 8
+            )
+        beside[sq] = bits_of(r * 8 + ff for ff in (f - 1, f + 1) if 0 <= ff < 8)
+        for b in range(64):
+            dist[sq, b] = max(abs(f - (b & 7)), abs(r - (b >> 3)))
+    return pawn_att, beside, dist
+
+
+PAWN_ATT_BB, BESIDE_BB, KING_DIST = _pawn_tables()
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def evaluate(bd, st, w, scratch) -> int:
     """The position's value for the side to move, in centipawns (``scratch`` is unused)."""
@@ -86,7 +108,10 @@ def evaluate(bd, st, w, scratch) -> int:
     occ_w = st[I_BB]
     occ_b = st[I_BB + 8]
     occ = occ_w | occ_b
-    # pawn structure: doubled, isolated, passed (plus a free path in the end game)
+    # pawn structure: doubled, isolated, connected, passed (by rank, with a free path and
+    # the kings' distances in the end game); the squares each side's pawns attack
+    pawn_att_w = np.int64(0)
+    pawn_att_b = np.int64(0)
     for c in range(2):
         own = wp if c == 0 else bp
         opp = bp if c == 0 else wp
@@ -96,6 +121,12 @@ def evaluate(bd, st, w, scratch) -> int:
             sq = lsb(x)
             x &= x - 1
             f = sq & 7
+            r = sq >> 3
+            rel = r if c == 0 else 7 - r
+            if c == 0:
+                pawn_att_w |= PAWN_ATT_BB[0, sq]
+            else:
+                pawn_att_b |= PAWN_ATT_BB[1, sq]
             on_file = own & FILE_BB[f]
             if on_file & (on_file - 1) != 0:
                 mg -= sign * w[P.W_DOUBLED_MG]
@@ -103,14 +134,26 @@ def evaluate(bd, st, w, scratch) -> int:
             if own & ADJACENT_BB[f] == 0:
                 mg -= sign * w[P.W_ISOLATED_MG]
                 eg -= sign * w[P.W_ISOLATED_EG]
+            elif own & (PAWN_ATT_BB[1 - c, sq] | BESIDE_BB[sq]) != 0:
+                mg += sign * w[P.W_CONNECTED_MG + rel]
+                eg += sign * w[P.W_CONNECTED_EG + rel]
             if opp & PASSED_BB[c, sq] == 0:
-                r = sq >> 3
-                rel = r if c == 0 else 7 - r
                 mg += sign * w[P.W_PASSED_MG + rel]
                 eg += sign * w[P.W_PASSED_EG + rel]
                 front = sq + 8 if c == 0 else sq - 8
-                if 0 <= front < 64 and bd[front] == 0:
-                    eg += sign * w[P.W_PASSED_FREE_EG]
+                if 0 <= front < 64:
+                    if bd[front] == 0:
+                        eg += sign * w[P.W_PASSED_FREE_EG]
+                    if rel >= 3:
+                        near = KING_DIST[st[I_KSQ + 1 - c], front] * w[P.W_PASSED_KING_THEIRS]
+                        near -= KING_DIST[st[I_KSQ + c], front] * w[P.W_PASSED_KING_OWN]
+                        eg += sign * (rel - 2) * near
+    # pieces attacked by pawns
+    pieces_w = occ_w & ~wp & ~st[I_BB + KING]
+    pieces_b = occ_b & ~bp & ~st[I_BB + (KING | 8)]
+    threats = popcount(pawn_att_w & pieces_b) - popcount(pawn_att_b & pieces_w)
+    mg += threats * w[P.W_THREAT_PAWN_MG]
+    eg += threats * w[P.W_THREAT_PAWN_EG]
     # pieces: mobility (attacked squares not holding an own piece), attacks on the enemy
     # king's zone, rooks on open and half-open files
     king_units_0 = 0  # attack units on the white king zone (by black)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 # material, middle game / end game: pawn, knight, bishop, rook, queen
-MATERIAL_MG = (88, 325, 335, 465, 960)
-MATERIAL_EG = (110, 300, 315, 520, 950)
+MATERIAL_MG = (80, 325, 343, 473, 968)
+MATERIAL_EG = (78, 300, 295, 528, 962)
 
 # piece-square shaping
 PAWN_ADVANCE_MG = (0, 0, 4, 9, 16, 28, 50, 0)  # by relative rank
@@ -34,11 +34,21 @@ MOBILITY_EG = (0, 0, 4, 5, 4, 2, 0)
 MOBILITY_BASE = (0, 0, 4, 6, 6, 12, 0)
 
 # pawn structure (mg, eg)
-DOUBLED = (10, 22)
-ISOLATED = (12, 14)
-PASSED_MG = (0, 5, 8, 14, 26, 45, 70, 0)  # by relative rank
-PASSED_EG = (0, 12, 16, 28, 50, 85, 130, 0)
-PASSED_FREE_EG = 15  # the square in front is empty
+DOUBLED = (2, 10)
+ISOLATED = (12, 10)
+PASSED_MG = (0, 13, 8, 18, 30, 53, 66, 0)  # by relative rank
+PASSED_EG = (0, 20, 16, 32, 58, 81, 102, 0)
+PASSED_FREE_EG = 23  # the square in front is empty
+# end game: per square of king distance (Chebyshev) to the square in front of a passed pawn,
+# times (relative rank - 2) from the fourth rank on: the enemy king's distance counts for
+# the pawn, its own king's against
+PASSED_KING_THEIRS_EG = 8
+PASSED_KING_OWN_EG = 6
+# a pawn defended by an own pawn or with an own pawn beside it on its rank, by relative rank
+CONNECTED_MG = (0, 6, 4, 14, 20, 20, 40, 0)
+CONNECTED_EG = (0, 8, 2, -8, -8, 12, 22, 0)
+# per enemy piece (knight .. queen) attacked by an own pawn
+THREAT_BY_PAWN = (40, 25)
 
 # king safety: attack units per attacker type on the king zone, scaled by a table
 KING_ATTACK_UNITS = (0, 0, 2, 2, 3, 5, 0)
@@ -47,9 +57,15 @@ KING_SAFETY_CAP = 500
 SHIELD_PAWN = 12  # mg: per own pawn in front of a castled-side king
 OPEN_FILE_NEAR_KING = 18  # mg: per half-open file at or next to the king
 
-BISHOP_PAIR = (30, 50)
-ROOK_OPEN_FILE = (24, 10)
-ROOK_HALF_OPEN = (10, 6)
+# per-square corrections added to the shaped tables (tuned by ``plies train chess``): piece
+# type (pawn .. king) x relative rank (0..7) x file distance from the a/h edge (0..3: files
+# a-d, mirrored to h-e), index ``(type - 1) * 32 + rank * 4 + file``
+PST_DELTA_MG = (0,) * 192
+PST_DELTA_EG = (0,) * 192
+
+BISHOP_PAIR = (34, 50)
+ROOK_OPEN_FILE = (40, 2)
+ROOK_HALF_OPEN = (22, 22)
 TEMPO = 12
 
 # score -> win probability: 1 / (1 + exp(-cp / WIN_PROB_SCALE))
@@ -65,6 +81,11 @@ FUTILITY_MARGIN = 100  # futility: base + per ply
 FUTILITY_PER_PLY = 110
 FUTILITY_DEPTH = 6
 LMP_DEPTH = 8
+# history pruning: a quiet move (not a killer, not a check) whose history is below
+# -HISTORY_PRUNE_MARGIN * depth is skipped at depth <= HISTORY_PRUNE_DEPTH (0: off; off by
+# default: no gain measured at 5,000 nodes, docs/chess.md)
+HISTORY_PRUNE_DEPTH = 0
+HISTORY_PRUNE_MARGIN = 400
 DELTA_MARGIN = 200  # quiescence delta pruning
 NULL_MIN_DEPTH = 3
 NULL_VERIFY_DEPTH = 8  # verify null-move cuts from this depth, and always in pawn endings
@@ -92,7 +113,13 @@ W_ROOK_OPEN_EG = 70
 W_ROOK_HALF_MG = 71
 W_ROOK_HALF_EG = 72
 W_TEMPO = 73
-W_COUNT = 80
+W_CONNECTED_MG = 74  # 8 slots
+W_CONNECTED_EG = 82  # 8 slots
+W_PASSED_KING_THEIRS = 90
+W_PASSED_KING_OWN = 91
+W_THREAT_PAWN_MG = 92
+W_THREAT_PAWN_EG = 93
+W_COUNT = 96
 
 NAMES = [n for n in dir() if n.isupper() and not n.startswith("W_")]
 
@@ -141,12 +168,15 @@ def eval_arrays(overrides: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
             values[5] = (qc[0] * closeness - corner, qc[1] * closeness * 2)
             kmg = g("KING_FILE_MG")[f] + g("KING_SHELTER_MG")[rel]
             values[6] = (kmg, g("KING_CENTRE_EG") * closeness * 2 - 15)
+            half = min(f, 7 - f)
+            delta_mg, delta_eg = g("PST_DELTA_MG"), g("PST_DELTA_EG")
             for t in range(1, 7):
                 code = t | (colour << 3)
+                cell = (t - 1) * 32 + rel * 4 + half
                 mmg = mat_mg[t - 1] if t < 6 else 0
                 meg = mat_eg[t - 1] if t < 6 else 0
-                pst[0, code, sq] = sign * (mmg + values[t][0])
-                pst[1, code, sq] = sign * (meg + values[t][1])
+                pst[0, code, sq] = sign * (mmg + values[t][0] + delta_mg[cell])
+                pst[1, code, sq] = sign * (meg + values[t][1] + delta_eg[cell])
     w = np.zeros(W_COUNT, dtype=np.int32)
     w[W_MOB_MG : W_MOB_MG + 7] = g("MOBILITY_MG")
     w[W_MOB_EG : W_MOB_EG + 7] = g("MOBILITY_EG")
@@ -165,4 +195,9 @@ def eval_arrays(overrides: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     w[W_ROOK_OPEN_MG], w[W_ROOK_OPEN_EG] = g("ROOK_OPEN_FILE")
     w[W_ROOK_HALF_MG], w[W_ROOK_HALF_EG] = g("ROOK_HALF_OPEN")
     w[W_TEMPO] = g("TEMPO")
+    w[W_CONNECTED_MG : W_CONNECTED_MG + 8] = g("CONNECTED_MG")
+    w[W_CONNECTED_EG : W_CONNECTED_EG + 8] = g("CONNECTED_EG")
+    w[W_PASSED_KING_THEIRS] = g("PASSED_KING_THEIRS_EG")
+    w[W_PASSED_KING_OWN] = g("PASSED_KING_OWN_EG")
+    w[W_THREAT_PAWN_MG], w[W_THREAT_PAWN_EG] = g("THREAT_BY_PAWN")
     return pst, w

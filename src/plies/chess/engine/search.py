@@ -121,6 +121,8 @@ K_LMP_DEPTH = 5
 K_DELTA = 6
 K_NULL_MIN_DEPTH = 7
 K_NULL_VERIFY_DEPTH = 8
+K_HIST_DEPTH = 9
+K_HIST_MARGIN = 10
 K_COUNT = 12
 
 
@@ -136,6 +138,8 @@ def search_knobs(overrides: dict | None = None) -> np.ndarray:
     k[K_DELTA] = o.get("DELTA_MARGIN", PR.DELTA_MARGIN)
     k[K_NULL_MIN_DEPTH] = o.get("NULL_MIN_DEPTH", PR.NULL_MIN_DEPTH)
     k[K_NULL_VERIFY_DEPTH] = o.get("NULL_VERIFY_DEPTH", PR.NULL_VERIFY_DEPTH)
+    k[K_HIST_DEPTH] = o.get("HISTORY_PRUNE_DEPTH", PR.HISTORY_PRUNE_DEPTH)
+    k[K_HIST_MARGIN] = o.get("HISTORY_PRUNE_MARGIN", PR.HISTORY_PRUNE_MARGIN)
     return k
 
 
@@ -816,6 +820,15 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                 mem[M_FEATURES + F_FUT]
                 and depth <= mem[M_KNOBS + K_FUT_DEPTH]
                 and fut_base <= alpha
+            ):
+                legal += 1
+                continue
+            if (
+                depth <= mem[M_KNOBS + K_HIST_DEPTH]
+                and mem[M_HISTORY + us * 4096 + fr * 64 + to]
+                < -mem[M_KNOBS + K_HIST_MARGIN] * depth
+                and mv != mem[M_KILLERS + 2 * ply + 0]
+                and mv != mem[M_KILLERS + 2 * ply + 1]
             ):
                 legal += 1
                 continue
