@@ -78,7 +78,7 @@ def test_solver_value_is_brute_force_minimax(board):
 @settings(max_examples=60, deadline=None)
 @given(
     positions(sizes=[(2, 2), (1, 3)]),
-    st.sampled_from(["chains", "symmetry", "tt", "ordering", "loony"]),
+    st.sampled_from(["chains", "symmetry", "tt", "ordering", "loony", "equivalence", "corners"]),
 )
 def test_solver_features_do_not_change_values(board, feature):
     plain = Solver(board.rows, board.cols, hash_bits=12, **{feature: False}).solve(board)
