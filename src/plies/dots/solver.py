@@ -17,9 +17,10 @@ mask and the transposition table is keyed on it. Techniques (each can be switche
     two-sided box whose other open side borders another two-sided box) is captured at once,
     unless the box after those is three-sided too (the last four boxes of an opened loop,
     where the all-but-four decline must be searched);
+  - a line that completes every box it borders (a domino left by a double-deal) is taken;
   - at the end of a chain (three-sided box, then a two-sided box whose other side is the edge or
-    a box with at most one side) only two moves are searched: capture, or the double-dealing
-    move that declines the last two boxes (all-but-two);
+    a box with at most one side), when no other box can be taken, only two moves are searched:
+    capture, or the double-dealing move that declines the last two boxes (all-but-two);
   - anything else (double boxes, opened loops) is searched in full, captures first;
 * simple loony endgames (every unfinished box has two sides: only chains and loops are left)
   are scored directly by a small dynamic programme over the components (:func:`_loony_value`);
@@ -351,14 +352,17 @@ def _search(
     end_l = np.int64(-1)
     end_m = np.int64(-1)
     any_capture = False
+    n_three = 0
     for b in range(n_boxes):
         if counts[b] == 3:
             any_capture = True
+            n_three += 1
             if params[P_CHAINS] == 0:
                 break
             line = _free_side(mask, bl, b, -1)
             o = _other_box(lb, line, b)
-            if o < 0 or counts[o] <= 1:
+            if o < 0 or counts[o] <= 1 or counts[o] == 3:
+                # (a line completing every box it borders changes nothing else: take it)
                 forced = line
                 break
             if counts[o] == 2:
@@ -439,7 +443,7 @@ def _search(
     labelled = False
     comp = scratch[ply, 0]
     used = scratch[ply, 1]
-    if end_l >= 0:
+    if end_l >= 0 and n_three == 1:  # the chain end is the only box to take
         stats[S_PAIR] += 1
         moves[0] = end_l
         moves[1] = end_m
