@@ -319,9 +319,11 @@ class ProAgent:
         from plies.dots.solver import SolveAborted
 
         start = time.perf_counter()
+        self.last_info = {}
         geo, counts = board.geo, board.counts
         moves = board.moves()
         if len(moves) == 1:
+            self.last_info = {"kind": "only"}
             return moves[0]
         safe = [line for line in moves if all(b < 0 or counts[b] < 2 for b in geo.line_boxes[line])]
         capture = [
@@ -341,7 +343,7 @@ class ProAgent:
             except SolveAborted:
                 self.last_info = {"kind": "exact-timeout"}
         if not safe or capture:
-            self.last_info.setdefault("kind", "rules")
+            self.last_info["kind"] = "rules"
             return ChainsAgent(seed=self.seed).select_move(board)
         left = max(0.01, self.movetime - (time.perf_counter() - start))
         best, stats = safe_mcts(board, seconds=left, seed=self.rng.getrandbits(31), tree=self._tree)
