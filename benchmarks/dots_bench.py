@@ -4,8 +4,8 @@ off one at a time, progress toward 4x4, and agents against a random player.
     python benchmarks/dots_bench.py [--repeat 3] [--sizes 1x1,...,3x4] [--skip-agents]
         [--games 100] [--toward-4x4 SECONDS]
 
-Times are CPU seconds (``time.process_time``), medians of ``--repeat`` runs (3x4 and larger: one run) of a fresh solver (tables
-allocated outside the clock, kernels loaded first) computing the value only (no best-move
+Times are CPU seconds (``time.process_time``), medians of ``--repeat`` runs (3x4 and
+larger: one run) of a fresh solver (tables allocated outside the clock, kernels loaded first) computing the value only (no best-move
 pass). The machine is shared: quote medians and expect a factor of two between runs.
 """
 
@@ -82,7 +82,7 @@ def part_4x4(budget: float, seed: int = 1) -> None:
             r = solver.solve(board, best_moves=False, movetime=budget)
             cpu = time.process_time() - cpu
             print(f"   {len(board.history):>2} drawn, {free} free: value {r.value:+d}, "
-                  f"{r.nodes:,} nodes, {r.seconds:.1f} s ({cpu:.1f} s CPU)", flush=True)  # fmt: skip
+                  f"{r.nodes:,} nodes, {r.seconds:.1f} s, {cpu:.1f} s CPU", flush=True)  # fmt: skip
         except SolveAborted:
             print(f"   {len(board.history):>2} drawn, {free} free: not solved in {budget:.0f} s")
             break
