@@ -6,7 +6,8 @@ off one at a time, progress toward 4x4, and agents against a random player.
 
 Times are CPU seconds (``time.process_time``), medians of ``--repeat`` runs (3x4 and
 larger: one run) of a fresh solver (tables allocated outside the clock, kernels loaded
-first) computing the value only (no best-move pass). The machine is shared: quote medians and expect a factor of two between runs.
+first) computing the value only (no best-move pass). The machine is shared: quote medians
+and expect a factor of two between runs.
 """
 
 from __future__ import annotations
