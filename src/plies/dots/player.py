@@ -72,19 +72,36 @@ def endgame_value(drawn, counts, lb, bl):
     """An estimate of the rest of the game for the player to move in a position with nothing
     safe and nothing to take: the loony value of its chains and loops (runs of two-sided
     boxes), each box with fewer than two sides counting as a one-box chain. Exact when only
-    chains and loops are left and there are at most MAX_DP of them."""
+    chains and loops are left (and at most MAX_DP of them are long chains or loops)."""
     n_boxes = counts.shape[0]
     seen = np.zeros(n_boxes, dtype=np.uint8)
-    size = np.zeros(n_boxes, dtype=np.int64)
-    loop = np.zeros(n_boxes, dtype=np.uint8)
-    k = 0
+    comps = np.zeros((2, n_boxes), dtype=np.int64)
+    values = np.zeros(_table_size(n_boxes), dtype=np.int64)
+    return _endgame(drawn, counts, lb, bl, seen, comps, values)
+
+
+@njit(cache=True, nogil=True)
+def _table_size(n_boxes):
+    return (n_boxes + 1) * (n_boxes // 2 + 1) * (1 << min(MAX_DP, n_boxes // 3 + 1))
+
+
+@njit(cache=True, nogil=True)
+def _endgame(drawn, counts, lb, bl, seen, comps, values):
+    """:func:`endgame_value` with its scratch arrays given (``seen``: a flag per box;
+    ``comps``: 2 x boxes; ``values``: :func:`_table_size` entries)."""
+    n_boxes = counts.shape[0]
+    seen[:] = 0
+    n1 = 0
+    n2 = 0
+    k = 0  # long chains and loops: comps[0] sizes, comps[1] loop flags
+    extra = 0  # the sum of long chains beyond MAX_DP (each simply taken, smallest first)
+    n_extra = 0
     for s in range(n_boxes):
         if seen[s] or counts[s] == 4:
             continue
         seen[s] = 1
         if counts[s] != 2:
-            size[k] = 1
-            k += 1
+            n1 += 1
             continue
         n = 1
         is_loop = False
@@ -100,33 +117,50 @@ def endgame_value(drawn, counts, lb, bl):
             if cur == s:
                 is_loop = True
                 break
-        size[k] = n
-        loop[k] = is_loop
-        k += 1
-    # the smallest components beyond MAX_DP are opened first, each simply taken
-    order = np.argsort(size[:k] * 2 + loop[:k])
-    extra = max(0, k - MAX_DP)
-    m = k - extra
-    values = np.zeros(1 << m, dtype=np.int64)
-    for sub in range(1, 1 << m):
-        best = np.int64(-10000)
-        for c in range(m):
-            if (sub >> c) & 1 == 0:
-                continue
-            idx = order[extra + c]
-            rest = values[sub ^ (1 << c)]
-            n = size[idx]
-            v = -(n + rest)
-            if loop[idx]:
-                v = min(v, 8 - n + rest)
-            elif n >= 3:
-                v = min(v, 4 - n + rest)
-            if v > best:
-                best = v
-        values[sub] = best
-    v = values[(1 << m) - 1]
-    for i in range(extra - 1, -1, -1):
-        v = -(size[order[i]] + v)
+        if n == 1 and not is_loop:
+            n1 += 1
+        elif n == 2 and not is_loop:
+            n2 += 1
+        elif k < MAX_DP:
+            comps[0, k] = n
+            comps[1, k] = is_loop
+            k += 1
+        else:
+            extra += n
+            n_extra += 1
+    # values[(a * (n2 + 1) + b) << k | sub]: the mover's value with a one-box chains, b
+    # two-box chains and the long components in ``sub`` left
+    full = (1 << k) - 1
+    for a in range(n1 + 1):
+        for b in range(n2 + 1):
+            base = (a * (n2 + 1) + b) << k
+            for sub in range(full + 1):
+                if a == 0 and b == 0 and sub == 0:
+                    values[base] = 0
+                    continue
+                best = np.int64(-10000)
+                if a > 0:
+                    best = -(1 + values[((a - 1) * (n2 + 1) + b) << k | sub])
+                if b > 0:
+                    v = -(2 + values[(a * (n2 + 1) + b - 1) << k | sub])
+                    if v > best:
+                        best = v
+                for c in range(k):
+                    if (sub >> c) & 1 == 0:
+                        continue
+                    rest = values[base | (sub ^ (1 << c))]
+                    n = comps[0, c]
+                    v = -(n + rest)
+                    if comps[1, c]:
+                        v = min(v, 8 - n + rest)
+                    else:
+                        v = min(v, 4 - n + rest)
+                    if v > best:
+                        best = v
+                values[base | sub] = best
+    v = values[((n1 * (n2 + 1) + n2) << k) | full]
+    for _ in range(n_extra):  # beyond the table: opened first, each taken (an estimate)
+        v = -(extra // n_extra + v)
     return v
 
 
@@ -155,6 +189,9 @@ def mcts_run(
     counts = counts0.copy()
     safe = np.empty(n_lines, dtype=np.int64)
     path = np.empty(n_lines + 2, dtype=np.int64)
+    seen = np.zeros(n_boxes, dtype=np.uint8)
+    comps = np.zeros((2, n_boxes), dtype=np.int64)
+    values = np.zeros(_table_size(n_boxes), dtype=np.int64)
     for _ in range(iterations):
         drawn[:] = drawn0
         counts[:] = counts0
@@ -202,15 +239,18 @@ def mcts_run(
                     t_value[c] = 0.0
                 n_nodes += n
         # playout: random safe lines (they never complete a box, so turns alternate)
-        while True:
-            n = _safe_lines(drawn, counts, lb, safe)
-            if n == 0:
-                break
-            line = safe[np.random.randint(n)]
+        n = _safe_lines(drawn, counts, lb, safe)
+        while n > 0:  # a line never becomes safe again: drop the stale ones as they come up
+            i = np.random.randint(n)
+            line = safe[i]
+            n -= 1
+            safe[i] = safe[n]
+            if not _is_safe(lb, counts, line):
+                continue
             drawn[line] = 1
             count_line(counts, lb, line)
             player ^= 1
-        rest = endgame_value(drawn, counts, lb, bl)
+        rest = _endgame(drawn, counts, lb, bl, seen, comps, values)
         margin = margin0 + (rest if player == 0 else -rest)
         score = _outcome(margin, n_boxes)
         for d in range(depth + 1):
