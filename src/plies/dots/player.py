@@ -26,7 +26,10 @@ import time
 import numpy as np
 from numba import njit
 
+from plies.dots.agents import ChainsAgent
 from plies.dots.rules import MAX_LINES, Board, count_line
+from plies.dots.solver import SolveAborted, Solver
+from plies.errors import InvalidOption
 
 MAX_DP = 12  # components scored by the subset dynamic programme; more are opened smallest first
 EXPLORATION = 0.7
@@ -289,6 +292,13 @@ def safe_mcts(
     """MCTS over the safe lines of ``board`` (which has one and nothing to take) for
     ``seconds`` or ``iterations``: the most visited line and, per safe line, (visits, mean
     score for the mover)."""
+    safe = [
+        x
+        for x in board.moves()
+        if all(b < 0 or board.counts[b] < 2 for b in board.geo.line_boxes[x])
+    ]
+    if not safe or (board.counts == 3).any():
+        raise InvalidOption("safe_mcts needs a position with a safe line and no box to take")
     tree = tree or MctsTree(1 << 20)
     tree.reset()
     geo = board.geo
@@ -331,14 +341,16 @@ class ProAgent:
         exact_lines: int = 26,
         hash_bits: int = 22,
     ) -> None:
+        if movetime <= 0:
+            raise InvalidOption(f"movetime must be positive, not {movetime}")
         self.name = name
         self.movetime = movetime
         self.seed = seed
         self.exact_lines = exact_lines
         self.hash_bits = hash_bits
         self.rng = random.Random(seed)
-        self._solver = None
-        self._tree = MctsTree(1 << 20)
+        self._solver: Solver | None = None
+        self._tree: MctsTree | None = None  # allocated at the first search (48 MB)
         self.last_info: dict = {}
 
     def reset(self) -> None:
@@ -346,18 +358,13 @@ class ProAgent:
 
     new_game = reset
 
-    def _solver_for(self, board: Board):
-        from plies.dots.solver import Solver
-
+    def _solver_for(self, board: Board) -> Solver:
         s = self._solver
         if s is None or (s.geo.rows, s.geo.cols) != (board.rows, board.cols):
             s = self._solver = Solver(board.rows, board.cols, hash_bits=self.hash_bits)
         return s
 
     def select_move(self, board: Board) -> int:
-        from plies.dots.agents import ChainsAgent
-        from plies.dots.solver import SolveAborted
-
         start = time.perf_counter()
         self.last_info = {}
         geo, counts = board.geo, board.counts
@@ -386,7 +393,9 @@ class ProAgent:
             self.last_info["kind"] = "rules"
             return ChainsAgent(seed=self.seed).select_move(board)
         left = max(0.01, self.movetime - (time.perf_counter() - start))
-        best, stats = safe_mcts(board, seconds=left, seed=self.rng.getrandbits(31), tree=self._tree)
+        if self._tree is None:
+            self._tree = MctsTree(1 << 20)
+        best, _ = safe_mcts(board, seconds=left, seed=self.rng.getrandbits(31), tree=self._tree)
         self.last_info = {"kind": "mcts", "playouts": int(self._tree.visits[0])}
         return best
 
