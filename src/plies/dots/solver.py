@@ -288,7 +288,8 @@ def _loony_value(mask, counts, lb, bl):
 @njit(cache=True, nogil=True)
 def _label_chains(mask, counts, lb, bl, comp, size):
     """Label the runs of two-sided boxes joined by undrawn lines: ``comp[box]`` (-1 for a box
-    without two sides) and ``size[label]`` (boxes in the run)."""
+    without two sides) and ``size[label]`` (boxes in the run; -2 for two boxes between two
+    edge lines)."""
     n_boxes = counts.shape[0]
     for b in range(n_boxes):
         comp[b] = -1
@@ -298,6 +299,7 @@ def _label_chains(mask, counts, lb, bl, comp, size):
             continue
         comp[s] = k
         n = 1
+        grounded = 0
         first = _free_side(mask, bl, s, -1)
         for side in range(2):
             line = first if side == 0 else _free_side(mask, bl, s, first)
@@ -309,7 +311,9 @@ def _label_chains(mask, counts, lb, bl, comp, size):
                 cur = _other_box(lb, line, cur)
             if cur == s:
                 break
-        size[k] = n
+            if cur < 0:
+                grounded += 1
+        size[k] = -2 if n == 2 and grounded == 2 else n
         k += 1
 
 
@@ -488,6 +492,13 @@ def _search(
                             stats[S_EQUIV] += 1
                             continue
                         used[c] = 1000
+                    elif c >= 0 and used[c] <= -2 and (lb[line, 0] < 0 or lb[line, 1] < 0):
+                        # a two-box chain between two edge lines: either edge line (the
+                        # half-hearted handout) is the same move, by the chain's mirror image
+                        if used[c] == -3:
+                            stats[S_EQUIV] += 1
+                            continue
+                        used[c] = -3
                 moves[n] = line
                 n += 1
             if not params[P_ORDER]:
