@@ -127,17 +127,19 @@ def solve_command(
             err=True,
         )
 
-    interval = progress if progress else (30.0 if state else None)
-    if interval:  # SIGTERM (and SIGINT, even where a background shell ignores it) stops too
-        import signal
+    # the search runs in a thread so that Ctrl-C reaches this one at once; SIGTERM (and SIGINT,
+    # even where a background shell ignores it) stops it too
+    import signal
 
-        def stop(signum, frame) -> None:
-            raise KeyboardInterrupt
+    def stop(signum, frame) -> None:
+        raise KeyboardInterrupt
 
-        signal.signal(signal.SIGTERM, stop)
-        signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    interval = progress or (30.0 if state else 0.5)
+    callback = report if (progress or state) else (lambda r: None)
     try:
-        result = solver.solve(board, progress=report if interval else None, interval=interval or 10)
+        result = solver.solve(board, progress=callback, interval=interval)
     except SolveInterrupted:
         if state:
             solver.save(state, board)
