@@ -85,7 +85,8 @@ def endgame_value(drawn, counts, lb, bl):
 
 @njit(cache=True, nogil=True)
 def _table_size(n_boxes):
-    return (n_boxes + 1) * (n_boxes // 2 + 1) * (1 << min(MAX_DP, n_boxes // 3 + 1))
+    """Entries of the dynamic programme's table (at most 2**14; see :func:`_endgame`)."""
+    return min(1 << 14, (n_boxes + 1) * (n_boxes // 2 + 1) * (1 << min(MAX_DP, n_boxes // 3 + 1)))
 
 
 @njit(cache=True, nogil=True)
@@ -131,6 +132,10 @@ def _endgame(drawn, counts, lb, bl, seen, comps, values):
         else:
             extra += n
             n_extra += 1
+    while k > 0 and ((n1 + 1) * (n2 + 1)) << k > values.shape[0]:  # keep the table's size
+        k -= 1
+        extra += comps[0, k]
+        n_extra += 1
     # values[(a * (n2 + 1) + b) << k | sub]: the mover's value with a one-box chains, b
     # two-box chains and the long components in ``sub`` left
     full = (1 << k) - 1
@@ -176,7 +181,7 @@ def _outcome(margin, n_boxes):
 
 @njit(cache=True, nogil=True)
 def mcts_run(
-    drawn0, counts0, lb, bl, margin0, iterations, seed, t_move, t_parent, t_first, t_n,
+    drawn0, counts0, lb, bl, margin0, iterations, seed, t_move, t_first, t_n,
     t_visits, t_value, n_nodes,
 ):  # fmt: skip
     """``iterations`` more MCTS iterations over the safe lines from the root position
@@ -235,7 +240,6 @@ def mcts_run(
                 for i in range(n):
                     c = n_nodes + i
                     t_move[c] = safe[i]
-                    t_parent[c] = node
                     t_first[c] = -1
                     t_n[c] = -1
                     t_visits[c] = 0.0
@@ -267,7 +271,6 @@ class MctsTree:
 
     def __init__(self, capacity: int) -> None:
         self.move = np.zeros(capacity, dtype=np.int64)
-        self.parent = np.zeros(capacity, dtype=np.int64)
         self.first = np.full(capacity, -1, dtype=np.int64)
         self.n = np.full(capacity, -1, dtype=np.int64)
         self.visits = np.zeros(capacity, dtype=np.float64)
@@ -315,7 +318,7 @@ def safe_mcts(
             break
         tree.nodes = mcts_run(
             drawn, counts, geo.line_boxes, geo.box_lines, np.int64(margin), np.int64(step),
-            np.int64(rng.getrandbits(31)), tree.move, tree.parent, tree.first, tree.n,
+            np.int64(rng.getrandbits(31)), tree.move, tree.first, tree.n,
             tree.visits, tree.value, np.int64(tree.nodes),
         )  # fmt: skip
         done += step
