@@ -455,6 +455,9 @@ def _print_bench_report(report: BenchReport, say: Callable[[str], object]) -> No
 @click.argument("file", required=False, metavar="FILE|RxC")
 @click.option("--json", "as_json", is_flag=True, help="Dots: print the result as JSON.")
 @click.option("--hash-bits", type=int, help="Dots: table size (2**N slots; default by size).")
+@click.option("--memory", help="Dots: table size from a memory budget (8G, 512M).")
+@click.option("--state", help="Dots: table file: resumed from if it exists, written on Ctrl-C.")
+@click.option("--progress", type=float, help="Dots: print progress every N seconds.")
 @click.option("--moves", default=None, help="The position as a move list instead of a FILE.")
 @_rule_option("The rule.")
 @click.option("--size", metavar="N|WxH", help="Board size.")
@@ -472,13 +475,18 @@ def solve(
     movetime: float,
     as_json: bool,
     hash_bits: int | None,
+    memory: str | None,
+    state: str | None,
+    progress: float | None,
 ) -> None:
     """Gomoku: find a forced win (VCF, or VCT with --vct) for the side to move. Dots: solve
     the R x C boxes board (or the position after --moves) exactly."""
     if game == "dots":
         from plies.dots.bench import solve_command
 
-        return solve_command(file or "3x3", as_json, hash_bits, moves, click.echo)
+        return solve_command(
+            file or "3x3", as_json, hash_bits, moves, click.echo, memory, state, progress
+        )
     from plies.errors import InvalidOption
     from plies.gomoku.engine import Engine
     from plies.gomoku.notation import parse_moves

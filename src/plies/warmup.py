@@ -34,6 +34,7 @@ WARMUPS: list[str] = [
     "plies.chess.engine.api:warmup",
     "plies.dots.rules:warmup",
     "plies.dots.solver:warmup",
+    "plies.dots.player:warmup",
 ]
 
 # what each game's commands need; the Gomoku engine's two parts compile in parallel
@@ -46,7 +47,7 @@ KERNELS: dict[str, list[str]] = {
         "plies.gomoku.engine.api:compile_vct",
     ],
     "chess": ["plies.chess.engine.api:warmup"],
-    "dots": ["plies.dots.rules:warmup", "plies.dots.solver:warmup"],
+    "dots": ["plies.dots.rules:warmup", "plies.dots.solver:warmup", "plies.dots.player:warmup"],
 }
 
 # kernels each entry compiles on an empty cache (numba specialisations, measured with numba
@@ -59,6 +60,7 @@ EXPECTED_KERNELS: dict[str, int] = {
     "plies.chess.engine.api:warmup": 60,
     "plies.dots.rules:warmup": 10,
     "plies.dots.solver:warmup": 15,
+    "plies.dots.player:warmup": 10,
 }
 
 # relative compile cost of each entry (CPU seconds on an empty cache, rounded): the split
@@ -71,6 +73,7 @@ COST: dict[str, float] = {
     "plies.chess.engine.api:warmup": 70,
     "plies.dots.rules:warmup": 3,
     "plies.dots.solver:warmup": 10,
+    "plies.dots.player:warmup": 5,
 }
 
 

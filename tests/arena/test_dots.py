@@ -66,3 +66,15 @@ def test_cli_match_dots(tmp_path, capsys):
         ]
     )  # fmt: skip
     assert "Score of dots-perfect" in capsys.readouterr().out
+
+
+def test_dots_pro_plays_in_the_arena():
+    config = build_config(
+        ["plies:dots-pro?movetime=0.02&seed=1", "plies:dots-random?seed=2"],
+        game="dots",
+        size="3x3",
+        games=2,
+        concurrency=1,
+    )
+    summary = run_match(config, lambda report, result: None).to_json()
+    assert summary["games_played"] == 2 and summary["wins"] == 2

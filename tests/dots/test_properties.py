@@ -78,7 +78,7 @@ def test_solver_value_is_brute_force_minimax(board):
 @settings(max_examples=60, deadline=None)
 @given(
     positions(sizes=[(2, 2), (1, 3)]),
-    st.sampled_from(["chains", "symmetry", "tt", "ordering", "loony"]),
+    st.sampled_from(["chains", "symmetry", "tt", "ordering", "loony", "equivalence", "corners"]),
 )
 def test_solver_features_do_not_change_values(board, feature):
     plain = Solver(board.rows, board.cols, hash_bits=12, **{feature: False}).solve(board)
@@ -112,3 +112,20 @@ def test_random_playout_ends_with_a_consistent_margin(board, seed):
     u0, u1 = board.random_playout(random.Random(seed))
     assert u0 == -u1 and abs(u0) <= total and (u0 - total) % 2 == 0
     assert not board.is_over or u0 == board.margin
+
+
+_PLAIN: dict[tuple[int, int], Solver] = {}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(sizes=[(3, 3), (2, 4), (4, 2), (3, 4)], min_free=8, max_free=17))
+def test_fast_solver_matches_the_plain_solver(board):
+    """Every pruning (capture analysis, loony scoring, one opening per chain, corner edge lines,
+    symmetry) on against a solver with all of them off (alpha-beta with a plain table, itself
+    checked against the oracle above) on random positions of boards too big for the oracle."""
+    size = (board.rows, board.cols)
+    if size not in _PLAIN:
+        off = dict(chains=False, symmetry=False, ordering=False, loony=False)
+        _PLAIN[size] = Solver(*size, hash_bits=18, equivalence=False, corners=False, **off)
+    fast = solver(*size).solve(board, best_moves=False).rest_value
+    assert fast == _PLAIN[size].solve(board, best_moves=False).rest_value

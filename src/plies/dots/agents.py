@@ -213,3 +213,17 @@ for _alias in ("dots-solver", "dots-perfect"):
         {"seed": INT, "hash_bits": INT, "movetime": FLOAT},
         description="exact solver (perfect play)",
     )
+
+
+def _pro(name: str, **options):
+    from plies.dots.player import ProAgent
+
+    return ProAgent(name, **options)
+
+
+register_agent(
+    "dots-pro",
+    _pro,
+    {"movetime": FLOAT, "seed": INT, "exact_lines": INT, "hash_bits": INT},
+    description="safe-line MCTS scored by loony endgames, exact solver late (any size)",
+)

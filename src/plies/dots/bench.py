@@ -83,21 +83,72 @@ def default_hash_bits(rows: int, cols: int) -> int:
     return min(26, max(22, geometry(rows, cols).n_lines - 6))
 
 
-def solve_command(size: str, as_json: bool, hash_bits: int | None, moves: str | None, echo) -> None:
-    """``plies solve dots RxC [--moves 'h0,0 v1,1'] [--json]``."""
+def solve_command(
+    size: str,
+    as_json: bool,
+    hash_bits: int | None,
+    moves: str | None,
+    echo,
+    memory: str | None = None,
+    state: str | None = None,
+    progress: float | None = None,
+) -> None:
+    """``plies solve dots RxC [--moves 'h0,0 v1,1'] [--json] [--memory 8G] [--state FILE]
+    [--progress SECONDS]``: with ``--state`` a solve resumes from the table in FILE when it
+    exists, and Ctrl-C (or SIGTERM) writes the table there (and exits with status 130)."""
     import json
+    import os
 
     from plies.dots.display import ascii_board
     from plies.dots.rules import parse_size
+    from plies.dots.solver import SolveInterrupted, hash_bits_for, parse_memory
+    from plies.errors import InvalidOption
 
     rows, cols = parse_size(size)
+    if hash_bits and memory:
+        raise InvalidOption("give --hash-bits or --memory, not both")
+    if memory:
+        hash_bits = hash_bits_for(parse_memory(memory))
     hash_bits = hash_bits or default_hash_bits(rows, cols)
     board = Board(rows, cols)
     for m in (moves or "").split():
         board.play(m)
     start = time.perf_counter()
-    result = Solver(rows, cols, hash_bits=hash_bits).solve(board)
+    cpu = time.process_time()
+    solver = Solver(rows, cols, hash_bits=4 if state and os.path.exists(state) else hash_bits)
+    if state and os.path.exists(state):
+        solver.load(state, board)
+        echo(f"resumed from {state}: bounds {solver.bounds}", err=True)
+
+    def report(r: dict) -> None:
+        echo(
+            f"{time.perf_counter() - start:8.0f} s  {r['nodes']:>14,} nodes  table "
+            f"{100 * r['fill']:5.1f}% full  value in [{r['lower']}, {r['upper']}]",
+            err=True,
+        )
+
+    # the search runs in a thread so that Ctrl-C reaches this one at once; SIGTERM (and SIGINT,
+    # even where a background shell ignores it) stops it too
+    import signal
+
+    def stop(signum, frame) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    interval = progress or (30.0 if state else 0.5)
+    callback = report if (progress or state) else (lambda r: None)
+    try:
+        result = solver.solve(board, progress=callback, interval=interval)
+    except SolveInterrupted:
+        if state:
+            solver.save(state, board)
+            echo(f"interrupted: table and bounds {solver.bounds} written to {state}", err=True)
+        else:
+            echo(f"interrupted: bounds {solver.bounds} (give --state FILE to resume)", err=True)
+        raise SystemExit(130) from None
     result.seconds = time.perf_counter() - start  # what the user waited (tables included)
+    cpu = time.process_time() - cpu
     if as_json:
         echo(json.dumps(result.to_json()))
         return
@@ -107,4 +158,4 @@ def solve_command(size: str, as_json: bool, hash_bits: int | None, moves: str | 
     echo(f"dots {rows}x{cols} boxes ({rows + 1}x{cols + 1} dots), {who} to move")
     echo(f"value: {result.value:+d} (first player's boxes minus second player's, perfect play)")
     echo(f"best moves: {' '.join(result.best_moves)}")
-    echo(f"nodes: {result.nodes}  seconds: {result.seconds:.3f}")
+    echo(f"nodes: {result.nodes}  seconds: {result.seconds:.3f}  cpu: {cpu:.3f}")

@@ -59,7 +59,7 @@ def _register_builtins() -> None:
 
 
 DOTS_AGENTS = ("random", "minimax", "alphabeta", "negamax", "montecarlo", "mcts", "chains")
-DOTS_AGENTS += ("solver", "perfect")
+DOTS_AGENTS += ("solver", "perfect", "pro")
 
 
 def _agent_factory(
