@@ -307,3 +307,12 @@ def test_policy_reductions_change_the_tree_only_when_switched_on() -> None:
     default = nodes({})
     assert nodes({"POLICY_REDUCE_GAP": 0, "POLICY_KEEP_GAP": 5000}) == default
     assert nodes({"POLICY_REDUCE_GAP": 1, "POLICY_KEEP_GAP": -(10**9)}) < default
+
+
+def test_rule_params_apply_to_their_rule_and_give_way_to_the_callers(monkeypatch) -> None:
+    from plies.gomoku.engine import params
+
+    monkeypatch.setitem(params.RULE_PARAMS, "renju", {"ATTACK": 40})
+    assert Engine("renju").tables.weights[ST.W_ATTACK] == 40
+    assert Engine("freestyle").tables.weights[ST.W_ATTACK] == params.ATTACK
+    assert Engine("renju", params={"ATTACK": 50}).tables.weights[ST.W_ATTACK] == 50

@@ -141,6 +141,11 @@ class Engine:
                 known = ", ".join(S.FEATURE_NAMES)
                 raise InvalidOption(f"unknown search feature {name!r}: expected one of {known}")
             self.features[S.FEATURE_NAMES.index(name)] = 1 if on else 0
+        # the rule's own tuned numbers first, then the caller's
+        params = {
+            **engine_params.RULE_PARAMS.get(rules.RULE_NAMES[self.rule_code], {}),
+            **(params or {}),
+        }
         try:
             self.tables = ST.make_tables(self.rule_code, params)
         except KeyError as exc:

@@ -73,6 +73,10 @@ POLICY_KEEP_GAP = 0
 ROOT_VCT_SHARE = 10
 ROOT_VCT_DEPTH = 10
 
+# per-rule overrides of the numbers above, tuned for one rule alone (benchmarks/spsa.py
+# --rules R): Engine(rule) starts from these, then applies its caller's params
+RULE_PARAMS: dict[str, dict] = {}
+
 # the names Engine(params=...) may override
 TUNABLE = (
     "EVAL",
