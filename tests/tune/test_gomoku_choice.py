@@ -28,11 +28,12 @@ def games(request, tmp_path_factory):
     return request.param, gomoku_data.load_games([path])
 
 
-def _mover_view(state, s: int) -> float:
+def _mover_view(state, s: int, rule: str) -> float:
     """(DEFENCE * side s's sum - ATTACK * the other side's sum) / 64, unrounded."""
     own = state.info[ST.I_EVALSUM + s]
     opp = state.info[ST.I_EVALSUM + 1 - s]
-    return (params.DEFENCE * own - params.ATTACK * opp) / 64
+    attack, defence = params.rule_value("ATTACK", rule), params.rule_value("DEFENCE", rule)
+    return (defence * own - attack * opp) / 64
 
 
 def test_each_row_is_the_engines_evaluation_change(games):
@@ -62,10 +63,10 @@ def test_each_row_is_the_engines_evaluation_change(games):
             x, y = (int(v) for v in move.split(","))
             chosen = (y + ST.PAD) * int(st.info[ST.I_STRIDE]) + x + ST.PAD
             if len(cells) >= 2 and chosen in cells:
-                parent = _mover_view(st, s)
+                parent = _mover_view(st, s, rule)
                 for c in cells:
                     ST.make(st, tb, int(c))
-                    change = _mover_view(st, s) - parent
+                    change = _mover_view(st, s, rule) - parent
                     ST.undo(st, tb)
                     assert rows[row] == pytest.approx(change, abs=1e-6), (record["seed"], c)
                     assert data.label[row] == (1 if c == chosen else 0)

@@ -31,7 +31,7 @@ from plies.errors import InvalidOption
 from plies.gomoku.engine import combos
 from plies.tune import gomoku_fit
 from plies.tune.gomoku_fit import WIN_SCORE_LIMIT, FitResult, _matvec, _rmatvec
-from plies.tune.gomoku_policy import candidates
+from plies.tune.gomoku_policy import best_temperature, candidates, softmax_by_position
 
 
 @dataclass
@@ -55,14 +55,7 @@ class ChoiceData:
     def subset(self, keep_positions: np.ndarray) -> ChoiceData:
         """The positions whose mask ``keep_positions`` (bool per position) is set, renumbered."""
         rows = np.flatnonzero(keep_positions[self.pos])
-        starts, ends = self.indptr[rows], self.indptr[rows + 1]
-        indptr = np.zeros(len(rows) + 1, dtype=np.int64)
-        np.cumsum(ends - starts, out=indptr[1:])
-        take = (
-            np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)])
-            if len(rows)
-            else np.zeros(0, dtype=np.int64)
-        )
+        indptr, take = gomoku_fit.csr_rows(self.indptr, rows)
         renumber = np.cumsum(keep_positions) - 1
         return ChoiceData(
             indptr,
@@ -89,8 +82,8 @@ def choice_data(
     from plies.gomoku.engine import state as ST
     from plies.gomoku.rules import EMPTY
 
-    a = (params.ATTACK if attack is None else attack) / 64.0
-    d = (params.DEFENCE if defence is None else defence) / 64.0
+    a = (params.rule_value("ATTACK", rule) if attack is None else attack) / 64.0
+    d = (params.rule_value("DEFENCE", rule) if defence is None else defence) / 64.0
     n = combos.N_COMBOS
     shared = gomoku_fit.shared_table(rule)
     index_of = combos.combo_of_index().astype(np.int64)
@@ -187,18 +180,10 @@ def _evaluations(data: ChoiceData, w: np.ndarray) -> np.ndarray:
     return out
 
 
-def _softmax(pos: np.ndarray, positions: int, logits: np.ndarray):
-    top = np.full(positions, -np.inf)
-    np.maximum.at(top, pos, logits)
-    e = np.exp(logits - top[pos])
-    z = np.bincount(pos, weights=e, minlength=positions)
-    return e / z[pos], top + np.log(z)
-
-
 def cross_entropy(data: ChoiceData, w: np.ndarray, temperature: float) -> float:
     """Mean negative log-likelihood of the chosen moves under ``softmax(child / T)``."""
     logits = _evaluations(data, w) / temperature
-    _, lse = _softmax(data.pos, data.positions, logits)
+    _, lse = softmax_by_position(data.pos, data.positions, logits)
     chosen = np.bincount(data.pos, weights=logits * data.label, minlength=data.positions)
     return float(np.mean(lse - chosen))
 
@@ -213,22 +198,8 @@ def top1(data: ChoiceData, w: np.ndarray) -> float:
 
 
 def fit_temperature(data: ChoiceData, w: np.ndarray) -> float:
-    """The temperature that makes the values ``w`` the best policy (golden section on log T)."""
-    lo, hi = np.log(1.0), np.log(1e5)
-    g = (np.sqrt(5) - 1) / 2
-    f = lambda lt: cross_entropy(data, w, float(np.exp(lt)))  # noqa: E731
-    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-    fa, fb = f(a), f(b)
-    for _ in range(40):
-        if fa < fb:
-            hi, b, fb = b, a, fa
-            a = hi - g * (hi - lo)
-            fa = f(a)
-        else:
-            lo, a, fa = a, b, fb
-            b = lo + g * (hi - lo)
-            fb = f(b)
-    return float(np.exp((lo + hi) / 2))
+    """The temperature that makes the values ``w`` the best policy."""
+    return best_temperature(lambda t: cross_entropy(data, w, t), 1.0, 1e5)
 
 
 def fit(
@@ -258,7 +229,7 @@ def fit(
     grad = np.zeros_like(w)
     for step in range(1, steps + 1):
         logits = _evaluations(train, w) / temperature
-        prob, _ = _softmax(train.pos, train.positions, logits)
+        prob, _ = softmax_by_position(train.pos, train.positions, logits)
         _rmatvec(train.indptr, train.index, train.value, prob - train.label, grad)
         grad /= train.positions * temperature
         grad += 2 * prior * (w - w0)

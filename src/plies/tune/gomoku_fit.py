@@ -62,11 +62,7 @@ class Dataset:
 
     def subset(self, rows: np.ndarray) -> Dataset:
         """The positions ``rows`` (sorted indices) as a dataset of their own."""
-        starts, ends = self.indptr[rows], self.indptr[rows + 1]
-        lengths = ends - starts
-        indptr = np.zeros(len(rows) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=indptr[1:])
-        take = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)])
+        indptr, take = csr_rows(self.indptr, rows)
         return Dataset(
             indptr,
             self.index[take],
@@ -75,6 +71,20 @@ class Dataset:
             self.game[rows],
             self.n_features,
         )
+
+
+def csr_rows(indptr: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For the sorted ``rows`` of a CSR matrix: their own ``indptr`` and the indices of their
+    entries in the matrix's ``index``/``value`` arrays."""
+    starts, ends = indptr[rows], indptr[rows + 1]
+    sub = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(ends - starts, out=sub[1:])
+    take = (
+        np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)])
+        if len(rows)
+        else np.zeros(0, dtype=np.int64)
+    )
+    return sub, take
 
 
 def shared_table(rule: str) -> bool:
@@ -102,8 +112,8 @@ def features(
 
     if not 0.0 <= lam <= 1.0:
         raise InvalidOption(f"lambda must be within 0..1, not {lam}")
-    a = (params.ATTACK if attack is None else attack) / 64.0
-    d = (params.DEFENCE if defence is None else defence) / 64.0
+    a = (params.rule_value("ATTACK", rule) if attack is None else attack) / 64.0
+    d = (params.rule_value("DEFENCE", rule) if defence is None else defence) / 64.0
     shared = shared_table(rule)
     n = combos.N_COMBOS
     n_tables = 1 if shared else 2

@@ -174,14 +174,40 @@ def _scores(data: PolicyData, tables: np.ndarray) -> np.ndarray:
     return tables[data.t_own, 0, data.a] + tables[data.t_opp, 1, data.b]
 
 
+def softmax_by_position(
+    pos: np.ndarray, positions: int, logits: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-candidate probabilities of ``logits`` within each position (``pos``: the position
+    of each candidate) and per-position log-sum-exp."""
+    top = np.full(positions, -np.inf)
+    np.maximum.at(top, pos, logits)
+    e = np.exp(logits - top[pos])
+    z = np.bincount(pos, weights=e, minlength=positions)
+    return e / z[pos], top + np.log(z)
+
+
 def _softmax(data: PolicyData, logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-cell probabilities and per-position log-sum-exp of ``logits``."""
-    n = data.positions
-    top = np.full(n, -np.inf)
-    np.maximum.at(top, data.pos, logits)
-    e = np.exp(logits - top[data.pos])
-    z = np.bincount(data.pos, weights=e, minlength=n)
-    return e / z[data.pos], top + np.log(z)
+    return softmax_by_position(data.pos, data.positions, logits)
+
+
+def best_temperature(cross_entropy_at: Callable[[float], float], lo: float, hi: float) -> float:
+    """The temperature in ``lo..hi`` minimising ``cross_entropy_at(T)`` (golden section on
+    log T)."""
+    lo, hi = np.log(lo), np.log(hi)
+    f = lambda lt: cross_entropy_at(float(np.exp(lt)))  # noqa: E731
+    g = (np.sqrt(5) - 1) / 2
+    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    fa, fb = f(a), f(b)
+    for _ in range(40):
+        if fa < fb:
+            hi, b, fb = b, a, fa
+            a = hi - g * (hi - lo)
+            fa = f(a)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + g * (hi - lo)
+            fb = f(b)
+    return float(np.exp((lo + hi) / 2))
 
 
 def cross_entropy(data: PolicyData, tables: np.ndarray, temperature: float) -> float:
@@ -202,22 +228,8 @@ def ranks(data: PolicyData, tables: np.ndarray) -> np.ndarray:
 
 
 def fit_temperature(data: PolicyData, tables: np.ndarray) -> float:
-    """The temperature that makes ``tables`` the best policy (golden-section on log T)."""
-    lo, hi = np.log(10.0), np.log(1e6)
-    f = lambda lt: cross_entropy(data, tables, float(np.exp(lt)))  # noqa: E731
-    g = (np.sqrt(5) - 1) / 2
-    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-    fa, fb = f(a), f(b)
-    for _ in range(40):
-        if fa < fb:
-            hi, b, fb = b, a, fa
-            a = hi - g * (hi - lo)
-            fa = f(a)
-        else:
-            lo, a, fa = a, b, fb
-            b = lo + g * (hi - lo)
-            fb = f(b)
-    return float(np.exp((lo + hi) / 2))
+    """The temperature that makes ``tables`` the best policy."""
+    return best_temperature(lambda t: cross_entropy(data, tables, t), 10.0, 1e6)
 
 
 @dataclass

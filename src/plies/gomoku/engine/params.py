@@ -86,6 +86,18 @@ RULE_PARAMS: dict[str, dict] = {
     },
 }
 
+
+def rule_value(name: str, rule: int | str):
+    """The number (or table) ``name`` for ``rule`` (a rule name or code): its
+    :data:`RULE_PARAMS` entry, else the shared value above."""
+    if isinstance(rule, int):
+        from plies.gomoku.rules import RULE_NAMES
+
+        rule = RULE_NAMES[rule]
+    own = RULE_PARAMS.get(str(rule).lower(), {})
+    return own[name] if name in own else globals()[name]
+
+
 # the names Engine(params=...) may override
 TUNABLE = (
     "EVAL",

@@ -193,10 +193,14 @@ def build_p4_tables(rule: int, pattern_value, class_bonus, cls_out, val_out) -> 
 
 
 def p4_tables(rule: int, pattern_value=None, class_bonus=None) -> tuple[np.ndarray, np.ndarray]:
-    """The packed-pattern class and value tables of ``rule`` from the parameters (the
-    defaults of :mod:`params` unless given)."""
-    pv = np.asarray(params.PATTERN_VALUE if pattern_value is None else pattern_value, np.int32)
-    cb = np.asarray(params.CLASS_BONUS if class_bonus is None else class_bonus, np.int32)
+    """The packed-pattern class and value tables of ``rule`` from the parameters (the rule's
+    values in :mod:`params` unless given)."""
+    if pattern_value is None:
+        pattern_value = params.rule_value("PATTERN_VALUE", rule)
+    if class_bonus is None:
+        class_bonus = params.rule_value("CLASS_BONUS", rule)
+    pv = np.asarray(pattern_value, np.int32)
+    cb = np.asarray(class_bonus, np.int32)
     cls = np.zeros((2, 1 << 16), dtype=np.uint8)
     val = np.zeros((2, 1 << 16), dtype=np.int32)
     build_p4_tables(rule, pv, cb, cls, val)
@@ -249,8 +253,8 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     zob = rules.ZOBRIST.copy()
     zob[0, 0] = np.uint64(0x9E3779B97F4A7C15)  # side-to-move key
     weights = np.zeros(W_COUNT, dtype=np.int32)
-    weights[W_ATTACK] = overrides.get("ATTACK", params.ATTACK)
-    weights[W_DEFENCE] = overrides.get("DEFENCE", params.DEFENCE)
+    weights[W_ATTACK] = overrides.get("ATTACK", params.rule_value("ATTACK", rule))
+    weights[W_DEFENCE] = overrides.get("DEFENCE", params.rule_value("DEFENCE", rule))
     both = P.pattern_table(rule)
     packed = both[0] | (both[1] << 4)  # one look-up gives both sides' patterns
     return Tables(packed, cv, ev, zob, weights)
