@@ -77,10 +77,10 @@ def choice_data(
 ) -> ChoiceData:
     """Every candidate of every labelled engine move of ``games`` (all ``rule``), described
     by the changes of its stone (see the module docstring)."""
-    from plies.gomoku import Board
     from plies.gomoku.engine import params
     from plies.gomoku.engine import state as ST
     from plies.gomoku.rules import EMPTY
+    from plies.tune.gomoku_data import replay
 
     a = (params.rule_value("ATTACK", rule) if attack is None else attack) / 64.0
     d = (params.rule_value("DEFENCE", rule) if defence is None else defence) / 64.0
@@ -92,72 +92,51 @@ def choice_data(
     pos: list[int] = []
     labels: list[int] = []
     game_ids: list[int] = []
-    tables = None
 
     def combos_of(st) -> tuple[np.ndarray, np.ndarray]:
         packed = st.p4.astype(np.int64)
         return index_of[packed & 0xFFFF], index_of[packed >> 16]
 
-    for g, record in enumerate(games):
-        if record.get("rule") != rule:
-            raise InvalidOption(f"game {record.get('seed')} is {record.get('rule')}, not {rule}")
-        board = Board(record["size"], rule, forbidden="loses")
-        if tables is None or tables[0] != record["size"]:
-            tables = (record["size"], ST.make_tables(board.rule_code, {"EVAL": "classic"}))
-        tb = tables[1]
-        st, _ = ST.state_from_board(board, tb)
-        stride = int(st.info[ST.I_STRIDE])
-        for ply, (move, score) in enumerate(zip(record["moves"], record["scores"], strict=True)):
-            x, y = (int(v) for v in move.split(","))
-            chosen = (y + ST.PAD) * stride + x + ST.PAD
-            s = ply % 2
-            o = 1 - s
-            if (
-                score is not None
-                and abs(score) < WIN_SCORE_LIMIT
-                and st.counts[s, ST.C_FIVE] == 0
-                and st.counts[o, ST.C_FIVE] == 0
-            ):
-                cells = candidates(st, rule)
-                if len(cells) >= 2 and chosen in cells:
-                    base_s = 0 if shared else s * n
-                    base_o = 0 if shared else o * n
-                    empty = st.cells == EMPTY
-                    parent = combos_of(st)
-                    number = len(game_ids)
-                    for c in cells:
-                        ST.make(st, tb, int(c))
-                        child = combos_of(st)
-                        ST.undo(st, tb)
-                        changed = empty & ((child[0] != parent[0]) | (child[1] != parent[1]))
-                        changed[c] = False
-                        q = np.flatnonzero(changed)
-                        idx = np.concatenate(
-                            [
-                                base_s + child[s][q],
-                                base_s + parent[s][q],
-                                base_o + child[o][q],
-                                base_o + parent[o][q],
-                                [base_s + parent[s][c], base_o + parent[o][c]],
-                            ]
-                        )
-                        k = len(q)
-                        val = np.concatenate(
-                            [np.full(k, d), np.full(k, -d), np.full(k, -a), np.full(k, a), [-d, a]]
-                        )
-                        src = np.concatenate(
-                            [child[s][q], parent[s][q], child[o][q], parent[o][q]]
-                            + [[parent[s][c], parent[o][c]]]
-                        )
-                        ok = src >= 0
-                        indices.append(idx[ok])
-                        values.append(val[ok])
-                        pos.append(number)
-                        labels.append(1 if c == chosen else 0)
-                    game_ids.append(int(record["seed"]))
-            ST.make(st, tb, chosen)
-        if progress:
-            progress(g + 1, len(games))
+    for record, ply, st, tb, chosen, score in replay(games, rule, progress):
+        s = ply % 2
+        o = 1 - s
+        if (
+            score is None
+            or abs(score) >= WIN_SCORE_LIMIT
+            or st.counts[s, ST.C_FIVE] != 0
+            or st.counts[o, ST.C_FIVE] != 0
+        ):
+            continue
+        cells = candidates(st, rule)
+        if len(cells) < 2 or chosen not in cells:
+            continue
+        base_s = 0 if shared else s * n
+        base_o = 0 if shared else o * n
+        empty = st.cells == EMPTY
+        parent = combos_of(st)
+        number = len(game_ids)
+        for c in cells:
+            ST.make(st, tb, int(c))
+            child = combos_of(st)
+            ST.undo(st, tb)
+            changed = empty & ((child[0] != parent[0]) | (child[1] != parent[1]))
+            changed[c] = False
+            q = np.flatnonzero(changed)
+            src = np.concatenate(
+                [child[s][q], parent[s][q], child[o][q], parent[o][q], [parent[s][c], parent[o][c]]]
+            )
+            base = np.concatenate([np.full(2 * len(q), base_s), np.full(2 * len(q), base_o)])
+            base = np.append(base, [base_s, base_o])
+            k = len(q)
+            val = np.concatenate(
+                [np.full(k, d), np.full(k, -d), np.full(k, -a), np.full(k, a), [-d, a]]
+            )
+            ok = src >= 0  # a packed pattern set that names no combination maps to -1
+            indices.append((base + src)[ok])
+            values.append(val[ok])
+            pos.append(number)
+            labels.append(1 if c == chosen else 0)
+        game_ids.append(int(record["seed"]))
     if not game_ids:
         raise InvalidOption("no labelled positions in the games")
     lengths = np.array([len(r) for r in indices], dtype=np.int64)

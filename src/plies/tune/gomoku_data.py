@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from plies.errors import InvalidOption
 from plies.gomoku.balanced import random_opening  # shared with the balanced openings
@@ -193,6 +193,47 @@ def generate(
             if progress:
                 progress(done, games)
     return done
+
+
+class ReplayedMove(NamedTuple):
+    """One move of a games file, in its position before the move: the engine state ``st``
+    (side to move: the mover) and tables ``tb``, the ``chosen`` cell (engine index), the search
+    ``score`` (None for a random stone), the move number ``ply`` and the game's ``record``."""
+
+    record: dict
+    ply: int
+    st: Any
+    tb: Any
+    chosen: int
+    score: int | None
+
+
+def replay(
+    games: list[dict], rule: str, progress: Callable[[int, int], None] | None = None
+) -> Iterator[ReplayedMove]:
+    """Every move of ``games`` (records of this module, all ``rule``) in its position: the
+    move is made after the consumer is done with it, so the state must be left as found.
+    ``progress(done, total)`` after each game."""
+    from plies.gomoku import Board
+    from plies.gomoku.engine import state as ST
+
+    tables = None
+    for g, record in enumerate(games):
+        if record.get("rule") != rule:
+            raise InvalidOption(f"game {record.get('seed')} is {record.get('rule')}, not {rule}")
+        board = Board(record["size"], rule, forbidden="loses")
+        if tables is None or tables[0] != record["size"]:
+            tables = (record["size"], ST.make_tables(board.rule_code, {"EVAL": "classic"}))
+        tb = tables[1]
+        st, _ = ST.state_from_board(board, tb)
+        stride = int(st.info[ST.I_STRIDE])
+        for ply, (move, score) in enumerate(zip(record["moves"], record["scores"], strict=True)):
+            x, y = (int(v) for v in move.split(","))
+            chosen = (y + ST.PAD) * stride + x + ST.PAD
+            yield ReplayedMove(record, ply, st, tb, chosen, score)
+            ST.make(st, tb, chosen)
+        if progress:
+            progress(g + 1, len(games))
 
 
 def load_games(paths: list[str | Path]) -> list[dict]:

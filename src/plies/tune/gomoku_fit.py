@@ -105,10 +105,10 @@ def features(
     :mod:`plies.tune.gomoku_data`, all of ``rule``); ``quiet`` keeps only positions where
     the side to move has no four to make and the opponent no four-three, flex four or double
     three (the static evaluation's own ground: elsewhere the search decides)."""
-    from plies.gomoku import Board
     from plies.gomoku.engine import params
     from plies.gomoku.engine import state as ST
     from plies.gomoku.rules import EMPTY
+    from plies.tune.gomoku_data import replay
 
     if not 0.0 <= lam <= 1.0:
         raise InvalidOption(f"lambda must be within 0..1, not {lam}")
@@ -118,52 +118,38 @@ def features(
     n = combos.N_COMBOS
     n_tables = 1 if shared else 2
     index_of = combos.combo_of_index().astype(np.int64)
-    tables = None
     rows_index: list[np.ndarray] = []
     rows_value: list[np.ndarray] = []
     targets: list[float] = []
     game_ids: list[int] = []
-    for g, record in enumerate(games):
-        if record.get("rule") != rule:
-            raise InvalidOption(f"game {record.get('seed')} is {record.get('rule')}, not {rule}")
-        board = Board(record["size"], rule, forbidden="loses")
-        if tables is None or tables[0] != record["size"]:
-            tables = (record["size"], ST.make_tables(board.rule_code, {"EVAL": "classic"}))
-        tb = tables[1]
-        st, _ = ST.state_from_board(board, tb)
-        stride = int(st.info[ST.I_STRIDE])
-        winner = record["winner"]
-        for ply, (move, score) in enumerate(zip(record["moves"], record["scores"], strict=True)):
-            side = 1 + ply % 2  # black moves at even plies
-            s = side - 1
-            if (
-                score is not None
-                and abs(score) < WIN_SCORE_LIMIT
-                and st.counts[s, ST.C_FIVE] == 0
-                and st.counts[1 - s, ST.C_FIVE] == 0
-                and not (quiet and _threatened(st, s))
-            ):
-                empty = np.flatnonzero(st.cells == EMPTY)
-                packed = st.p4[empty].astype(np.int64)
-                per_side = (index_of[packed & 0xFFFF], index_of[packed >> 16])
-                own, opp = per_side[s], per_side[1 - s]
-                own_base = 0 if shared else s * n
-                opp_base = 0 if shared else (1 - s) * n
-                own_counts = np.bincount(own[own >= 0], minlength=n)
-                opp_counts = np.bincount(opp[opp >= 0], minlength=n)
-                fo = np.flatnonzero(own_counts)
-                fp = np.flatnonzero(opp_counts)
-                tempo = np.array([n_tables * n])
-                rows_index.append(np.concatenate([fo + own_base, fp + opp_base, tempo]))
-                rows_value.append(np.concatenate([a * own_counts[fo], -d * opp_counts[fp], [1.0]]))
-                result = 0.5 if winner == 0 else (1.0 if winner == side else 0.0)
-                searched = 1.0 / (1.0 + math.exp(-score / params.WIN_PROB_SCALE))
-                targets.append(lam * result + (1.0 - lam) * searched)
-                game_ids.append(int(record["seed"]))
-            x, y = (int(v) for v in move.split(","))
-            ST.make(st, tb, (y + ST.PAD) * stride + x + ST.PAD)
-        if progress:
-            progress(g + 1, len(games))
+    for record, ply, st, _, _, score in replay(games, rule, progress):
+        side = 1 + ply % 2  # black moves at even plies
+        s = side - 1
+        if (
+            score is not None
+            and abs(score) < WIN_SCORE_LIMIT
+            and st.counts[s, ST.C_FIVE] == 0
+            and st.counts[1 - s, ST.C_FIVE] == 0
+            and not (quiet and _threatened(st, s))
+        ):
+            empty = np.flatnonzero(st.cells == EMPTY)
+            packed = st.p4[empty].astype(np.int64)
+            per_side = (index_of[packed & 0xFFFF], index_of[packed >> 16])
+            own, opp = per_side[s], per_side[1 - s]
+            own_base = 0 if shared else s * n
+            opp_base = 0 if shared else (1 - s) * n
+            own_counts = np.bincount(own[own >= 0], minlength=n)
+            opp_counts = np.bincount(opp[opp >= 0], minlength=n)
+            fo = np.flatnonzero(own_counts)
+            fp = np.flatnonzero(opp_counts)
+            tempo = np.array([n_tables * n])
+            rows_index.append(np.concatenate([fo + own_base, fp + opp_base, tempo]))
+            rows_value.append(np.concatenate([a * own_counts[fo], -d * opp_counts[fp], [1.0]]))
+            winner = record["winner"]
+            result = 0.5 if winner == 0 else (1.0 if winner == side else 0.0)
+            searched = 1.0 / (1.0 + math.exp(-score / params.WIN_PROB_SCALE))
+            targets.append(lam * result + (1.0 - lam) * searched)
+            game_ids.append(int(record["seed"]))
     lengths = np.array([len(r) for r in rows_index], dtype=np.int64)
     indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=indptr[1:])

@@ -117,44 +117,31 @@ def policy_data(
     games: list[dict], rule: str, progress: Callable[[int, int], None] | None = None
 ) -> PolicyData:
     """The candidate cells and chosen moves of every engine move of ``games`` (all ``rule``)."""
-    from plies.gomoku import Board
     from plies.gomoku.engine import state as ST
+    from plies.tune.gomoku_data import replay
 
     shared = rule != "renju"
     index_of = combos.combo_of_index().astype(np.int64)
     cols: dict[str, list[np.ndarray]] = {k: [] for k in ("pos", "t_own", "t_opp", "a", "b", "y")}
     game_ids: list[int] = []
-    tables = None
-    for g, record in enumerate(games):
-        if record.get("rule") != rule:
-            raise InvalidOption(f"game {record.get('seed')} is {record.get('rule')}, not {rule}")
-        board = Board(record["size"], rule, forbidden="loses")
-        if tables is None or tables[0] != record["size"]:
-            tables = (record["size"], ST.make_tables(board.rule_code, {"EVAL": "classic"}))
-        tb = tables[1]
-        st, _ = ST.state_from_board(board, tb)
-        stride = int(st.info[ST.I_STRIDE])
-        for ply, (move, score) in enumerate(zip(record["moves"], record["scores"], strict=True)):
-            x, y = (int(v) for v in move.split(","))
-            chosen = (y + ST.PAD) * stride + x + ST.PAD
-            s = ply % 2
-            o = 1 - s
-            if score is not None and st.counts[s, ST.C_FIVE] == 0 and st.counts[o, ST.C_FIVE] == 0:
-                cells = candidates(st, rule)
-                if len(cells) >= 2 and chosen in cells:
-                    packed = st.p4[cells].astype(np.int64)
-                    per_side = (index_of[packed & 0xFFFF], index_of[packed >> 16])
-                    n = len(game_ids)
-                    cols["pos"].append(np.full(len(cells), n))
-                    cols["t_own"].append(np.full(len(cells), 0 if shared else s))
-                    cols["t_opp"].append(np.full(len(cells), 0 if shared else o))
-                    cols["a"].append(per_side[s])
-                    cols["b"].append(per_side[o])
-                    cols["y"].append((cells == chosen).astype(np.int8))
-                    game_ids.append(int(record["seed"]))
-            ST.make(st, tb, chosen)
-        if progress:
-            progress(g + 1, len(games))
+    for record, ply, st, _, chosen, score in replay(games, rule, progress):
+        s = ply % 2
+        o = 1 - s
+        if score is None or st.counts[s, ST.C_FIVE] != 0 or st.counts[o, ST.C_FIVE] != 0:
+            continue
+        cells = candidates(st, rule)
+        if len(cells) < 2 or chosen not in cells:
+            continue
+        packed = st.p4[cells].astype(np.int64)
+        per_side = (index_of[packed & 0xFFFF], index_of[packed >> 16])
+        n = len(game_ids)
+        cols["pos"].append(np.full(len(cells), n))
+        cols["t_own"].append(np.full(len(cells), 0 if shared else s))
+        cols["t_opp"].append(np.full(len(cells), 0 if shared else o))
+        cols["a"].append(per_side[s])
+        cols["b"].append(per_side[o])
+        cols["y"].append((cells == chosen).astype(np.int8))
+        game_ids.append(int(record["seed"]))
     if not game_ids:
         raise InvalidOption("no labelled positions in the games")
     cat = {k: np.concatenate(v) for k, v in cols.items()}
