@@ -4,6 +4,7 @@ make it reproducible."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -111,26 +112,43 @@ def train_gomoku(request: TrainRequest, console: Any) -> dict | None:
     return result.report
 
 
+def _data_and_fit(
+    request: TrainRequest,
+    games: list[dict],
+    console: Any,
+    build: Callable[..., Any],
+    fit: Callable[..., Any],
+    target: str,
+) -> tuple[Any, Any]:
+    """``build(games, rule, progress=...)`` the candidates' data, then ``fit`` it (the
+    request's steps and prior, else the target's), each with a progress bar; the fit's
+    report gets the games, nodes and seed."""
+    with _bar(console) as bar:
+        task = bar.add_task("positions", total=len(games))
+        data = build(
+            games, request.rule, progress=lambda d, t: bar.update(task, completed=d, total=t)
+        )
+        task = bar.add_task("fit", total=request.steps)
+        result = fit(
+            data,
+            request.rule,
+            steps=request.steps,
+            prior=PRIORS[target] if request.prior is None else request.prior,
+            progress=lambda d, t: bar.update(task, completed=d, total=t),
+        )
+    result.report.update(games=len(games), nodes=request.nodes, seed=request.seed)
+    return data, result
+
+
 def _train_order(request: TrainRequest, games: list[dict], console: Any) -> dict:
     """Fit the search's move order to the moves of ``games`` and save it with its report."""
     import json
 
     import numpy as np
 
-    with _bar(console) as bar:
-        task = bar.add_task("positions", total=len(games))
-        data = gomoku_policy.policy_data(
-            games, request.rule, progress=lambda d, t: bar.update(task, completed=d, total=t)
-        )
-        task = bar.add_task("fit", total=request.steps)
-        result = gomoku_policy.fit(
-            data,
-            request.rule,
-            steps=request.steps,
-            prior=PRIORS["order"] if request.prior is None else request.prior,
-            progress=lambda d, t: bar.update(task, completed=d, total=t),
-        )
-    result.report.update(games=len(games), nodes=request.nodes, seed=request.seed)
+    data, result = _data_and_fit(
+        request, games, console, gomoku_policy.policy_data, gomoku_policy.fit, "order"
+    )
     path = Path(request.out)
     np.save(path, result.tables.astype(np.int32))
     path.with_suffix(".json").write_text(json.dumps(result.report, indent=1) + "\n")
@@ -149,20 +167,9 @@ def _train_order(request: TrainRequest, games: list[dict], console: Any) -> dict
 def _train_choice(request: TrainRequest, games: list[dict], console: Any) -> dict:
     """Fit the evaluation's table to the moves the self-play search chose
     (:mod:`plies.tune.gomoku_choice`) and save it with its report."""
-    with _bar(console) as bar:
-        task = bar.add_task("positions", total=len(games))
-        data = gomoku_choice.choice_data(
-            games, request.rule, progress=lambda d, t: bar.update(task, completed=d, total=t)
-        )
-        task = bar.add_task("fit", total=request.steps)
-        result = gomoku_choice.fit(
-            data,
-            request.rule,
-            steps=request.steps,
-            prior=PRIORS["choice"] if request.prior is None else request.prior,
-            progress=lambda d, t: bar.update(task, completed=d, total=t),
-        )
-    result.report.update(games=len(games), nodes=request.nodes, seed=request.seed)
+    data, result = _data_and_fit(
+        request, games, console, gomoku_choice.choice_data, gomoku_choice.fit, "choice"
+    )
     path = gomoku_fit.save(result, request.rule, request.out)
     hand, fitted = result.report["hand_test"], result.report["fit_test"]
     if hand and fitted:
