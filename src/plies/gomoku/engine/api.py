@@ -141,18 +141,13 @@ class Engine:
                 known = ", ".join(S.FEATURE_NAMES)
                 raise InvalidOption(f"unknown search feature {name!r}: expected one of {known}")
             self.features[S.FEATURE_NAMES.index(name)] = 1 if on else 0
-        # the rule's own tuned numbers first, then the caller's
-        params = {
-            **engine_params.RULE_PARAMS.get(rules.RULE_NAMES[self.rule_code], {}),
-            **(params or {}),
-        }
         try:
             self.tables = ST.make_tables(self.rule_code, params)
         except KeyError as exc:
             raise InvalidOption(str(exc)) from None
         p = params or {}
         self._search_params = {
-            name: int(p.get(name, getattr(engine_params, name)))
+            name: int(p.get(name, engine_params.rule_value(name, self.rule_code)))
             for name in (
                 "QTHREE_PLIES",
                 "VCF_LEAF_NODES",
@@ -173,8 +168,8 @@ class Engine:
         except (OSError, ValueError) as exc:
             raise InvalidOption(f"move order: {exc}") from None
         self._lmr = S.lmr_table(
-            float(p.get("LMR_BASE", engine_params.LMR_BASE)),
-            float(p.get("LMR_DIVISOR", engine_params.LMR_DIVISOR)),
+            float(p.get("LMR_BASE", engine_params.rule_value("LMR_BASE", self.rule_code))),
+            float(p.get("LMR_DIVISOR", engine_params.rule_value("LMR_DIVISOR", self.rule_code))),
         )
         # the table's pages are written now (off any clock) unless the caller builds its
         # engine on a clock (the brain: its first TURN), where faulting in only the pages a

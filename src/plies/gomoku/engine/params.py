@@ -74,7 +74,7 @@ ROOT_VCT_SHARE = 10
 ROOT_VCT_DEPTH = 10
 
 # per-rule overrides of the numbers above, tuned for one rule alone (benchmarks/spsa.py
-# --rules R): Engine(rule) starts from these, then applies its caller's params
+# --rules R); every reader goes through rule_value (an Engine's params still win)
 # Renju: session 11's Renju-only SPSA run (1,421 game pairs at 8,000 nodes); against the shared
 # values at 20,000 nodes, 300 games +161 =6 -133 (+33 +- 40), and an earlier point of the same
 # run (iteration 1,085) +164 =2 -134 (+35 +- 40) over 300 more (docs/engine.md)
