@@ -11,7 +11,10 @@ printed and, with ``--json``, written:
 * **equal-budget errors**: each game is reviewed at the budget it was played with; a move
   labelled worse than an inaccuracy (mistake, blunder, missed win) is an error of the review
   or of the player at that budget (the random opening stones of the games are not counted:
-  they are no engine's moves). Target: at most 1 per 10 games.
+  they are no engine's moves). Target: at most 1 per 10 games. Reported apart: those a
+  threat proof backs (the opponent's forced win after the move, or a forced win of the mover
+  missed: errors of the player the review's solver proves) and those resting on the search's
+  values alone (the ones search noise could produce).
 * **consistency**: rows whose "after" differs from the next row's "before" (seen from the
   other side) by more than 0.02; lines that do not replay legally from their position or do
   not start at the move their row names (best line, the missed win, the refutation).
@@ -265,7 +268,8 @@ def main() -> int:
     print(f"playing {args.games} self-play games at {args.nodes} nodes ({args.rule})")
     games = self_play_games(args.rule, args.nodes, args.games, args.seed)
     totals = {
-        "games": len(games), "rows": 0, "worse_than_inaccuracy": 0, "inaccuracies": 0,
+        "games": len(games), "rows": 0, "worse_than_inaccuracy": 0, "worse_proven": 0,
+        "inaccuracies": 0,
         "contradictions": 0, "lines": 0, "bad_lines": 0, "positions": 0, "seconds": 0.0,
         "agree_ref": 0, "equivalent_ref": 0, "judged": 0, "agree_rapfi": 0, "rapfi_judged": 0,
         "threat_cells": 0, "threat_wrong": 0, "injected": 0, "flagged": 0, "blunders": 0,
@@ -282,6 +286,10 @@ def main() -> int:
                 continue  # a random opening stone, not an engine move at the budget
             if row.classification in WORSE_THAN_INACCURACY:
                 totals["worse_than_inaccuracy"] += 1
+                # a proof backs it: the opponent's forced win after the move, or the mover's
+                # own forced win missed (an error of the player that the solver proves)
+                proven = bool(row.facts.get("opponent_wins") or row.facts.get("had_win"))
+                totals["worse_proven"] += proven
             elif row.classification == "inaccuracy":
                 totals["inaccuracies"] += 1
         for key, value in check_review(review, moves, args.rule).items():
@@ -325,6 +333,12 @@ def main() -> int:
         "settings": vars(args),
         "totals": totals,
         "worse_than_inaccuracy_per_10_games": round(10 * totals["worse_than_inaccuracy"] / n, 2),
+        # of those, the ones a threat proof backs (real errors of the player at its budget)
+        # and the ones that rest on the search's values alone (what noise could produce)
+        "proven_per_10_games": round(10 * totals["worse_proven"] / n, 2),
+        "unproven_per_10_games": round(
+            10 * (totals["worse_than_inaccuracy"] - totals["worse_proven"]) / n, 2
+        ),
         "contradictions": totals["contradictions"],
         "bad_lines": totals["bad_lines"],
         "injected_flagged_share": round(totals["flagged"] / max(1, totals["injected"]), 3),

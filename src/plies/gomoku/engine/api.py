@@ -159,6 +159,9 @@ class Engine:
                 "POLICY_KEEP_GAP",
                 "ROOT_VCT_SHARE",
                 "ROOT_VCT_DEPTH",
+                "DEFENCE_VCT_SHARE",
+                "DEFENCE_VCT_TRIES",
+                "DEFENCE_VCT_DEPTH",
             )
         }
         try:
@@ -194,6 +197,11 @@ class Engine:
         self.vct_free: int | None = None
         # the last search's root VCT: df-pn nodes, CPU seconds, whether it proved a win
         self.root_vct_stats: dict[str, float] = {}
+        # the last search's defence checks (see _check_defence): solver runs, root moves
+        # refuted, solver nodes
+        self.defence_stats: dict[str, int] = {}
+        self._refuted: list[int] = []
+        self._defence: tuple[int | None, float | None] | None = None
         # the opening book whose moves are played at the root (plies.gomoku.book.Book)
         self.book = None
         self.set_book(book)
@@ -485,12 +493,108 @@ class Engine:
                     st.near[self._to_pos(Move(x, y))] += 1
 
     def _exclude_banned(self, ctx: S.SearchContext) -> int:
-        """Reset the root exclusions to the opening's banned cells; return their count (MultiPV
-        lines are excluded after them)."""
+        """Reset the root exclusions to the opening's banned cells and the moves the defence
+        check refuted; return their count (MultiPV lines are excluded after them)."""
         ctx.excluded[:] = -1
         nb = len(self._banned)
         ctx.excluded[:nb] = self._banned
+        for p in self._refuted:
+            ctx.excluded[nb] = p
+            nb += 1
         return nb
+
+    def _refuted_by_threats(self, board: Board, ctx: S.SearchContext, move: Move, deadline):
+        """The defence check (``DEFENCE_VCT_SHARE``): whether the threat solver proves a win
+        for the opponent after ``move``. A refuted move joins the root's exclusions (True);
+        after ``DEFENCE_VCT_TRIES`` of them the position counts as lost, the exclusions are
+        lifted and no more checks are made (False). The solver's nodes come out of the
+        search's node limit, its time out of the search's."""
+        budget = self._defence
+        if budget is None or self.stop_flag[0] != 0:
+            return False
+        after = board.copy()
+        after.play(move)
+        if after.is_over:
+            return False
+        nodes, seconds = budget
+        left = int(ctx.stats[S.S_NODE_LIMIT] - ctx.stats[S.S_NODES])
+        limit = max(1, min(nodes, left // 3)) if nodes is not None else None
+        stop_at = None
+        if seconds is not None:
+            stop_at = time.perf_counter() + seconds
+            if deadline is not None:
+                stop_at = min(stop_at, deadline)
+        lost, used = self._opponent_wins(after, limit, stop_at)
+        if nodes is not None:
+            ctx.stats[S.S_NODE_LIMIT] -= used
+        stats = self.defence_stats
+        stats["checks"] += 1
+        stats["nodes"] += used
+        if not lost:
+            return False
+        stats["refuted"] += 1
+        if stats["refuted"] >= self._search_params["DEFENCE_VCT_TRIES"]:
+            self._refuted = []
+            self._defence = None
+            return False
+        self._refuted.append(self._to_pos(move))
+        return True
+
+    def _threatened(self, st, tb, budget) -> int:
+        """The defence check's gate: whether the opponent wins by threats if the side to move
+        passes (the threat solver with a share's nodes and time); if so, the root moves are
+        checked (``self._defence`` set). Returns the solver's nodes."""
+        nodes, seconds = budget
+        VT._null_flip(st, tb)
+        try:
+            won, used = self._solver_wins(
+                st, tb, nodes, None if seconds is None else time.perf_counter() + seconds
+            )
+        finally:
+            VT._null_flip(st, tb)
+        self.defence_stats["gate_nodes"] = used
+        if won:
+            self._defence = budget
+        return used
+
+    def _opponent_wins(self, after: Board, nodes: int | None, stop_at: float | None):
+        """Whether the threat solver proves a win for the side to move of ``after`` (its line
+        replayed) within ``nodes`` nodes and by ``stop_at``; and its nodes."""
+        st, tb = ST.state_from_board(after, self.tables)
+        line, used = self._solver_line(st, tb, nodes, stop_at)
+        moves = [self._to_move(p) for p in line] if line else []
+        return bool(moves) and _replays_as_win(after, moves), used
+
+    def _solver_wins(self, st, tb, nodes: int | None, stop_at: float | None):
+        """Whether the threat solver finds a win for the side to move of ``st`` (unreplayed:
+        the gate's pass has no board); and its nodes."""
+        line, used = self._solver_line(st, tb, nodes, stop_at)
+        return bool(line), used
+
+    def _solver_line(self, st, tb, nodes: int | None, stop_at: float | None):
+        """The threat solver's line for the side to move of ``st`` (None: none found) within
+        ``nodes`` nodes and by ``stop_at`` (perf_counter seconds), and its nodes; a stop by
+        the caller ends it at once."""
+        ctx = self._vct_context(st.cells.shape[0])
+        if nodes is not None:
+            ctx.ctl[VT.K_NODE_LIMIT] = nodes
+        with self._stop_lock:
+            if self._stop_for == self._running:
+                return None, 0  # the caller stopped the search
+            self._vct_stop[0] = 0  # raised by the root VCT's watchdog, perhaps
+        watchdog = None
+        if stop_at is not None:
+            watchdog = _Watchdog(self._vct_stop, stop_at)
+            watchdog.start()
+        try:
+            line = VT.solve(st, tb, ctx, max_depth=self._search_params["ROOT_VCT_DEPTH"])
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+            with self._stop_lock:
+                if self._stop_for != self._running:
+                    self._vct_stop[0] = 0  # the share's watchdog, not the caller's stop
+        return line, int(ctx.ctl[VT.K_NODES])
 
     def _search(
         self, board, depth, nodes, movetime, multipv, time_left, increment, info, target, full_time
@@ -529,6 +633,22 @@ class Engine:
                 return result
             if nodes is not None:
                 nodes = max(1, nodes - vct_nodes)
+            share = self._search_params["DEFENCE_VCT_SHARE"]
+            self._refuted = []
+            self.defence_stats = {"checks": 0, "refuted": 0, "nodes": 0}
+            self._defence = None
+            if share > 0 and multipv == 1 and (nodes is not None or movetime is not None):
+                budget = (
+                    None if nodes is None else max(1, nodes * share // 100),
+                    None if movetime is None else movetime * share / 100,
+                )
+                # the gate: only a side that would win by threats if it moved now can do so
+                # after our move (a stone of ours takes nothing from us and adds nothing to the
+                # opponent's lines), so the moves are checked only when passing loses
+                used = self._threatened(st, tb, budget)
+                vct_nodes += used
+                if nodes is not None:
+                    nodes = max(1, nodes - used)
             for i in range(1, self.threads):
                 hst, _ = ST.state_from_board(board, self.tables)
                 self._open_ring(board, hst)
@@ -552,6 +672,7 @@ class Engine:
                 t.join()
             if watchdog is not None:
                 watchdog.cancel()
+        vct_nodes += self.defence_stats.get("nodes", 0)
         total_nodes = result.nodes + vct_nodes + sum(int(h.stats[S.S_NODES]) for _, h in helpers)
         elapsed = time.perf_counter() - start
         result.nodes = total_nodes
@@ -669,7 +790,10 @@ class Engine:
     def _iterate(self, board, st, tb, ctx, max_depth, multipv, start, deadline, info, full_time):
         result = SearchResult(None, 0, 0.5, [], 0, 0, 0, 0, 0.0)
         multipv = min(multipv, max(1, len(board.moves())))
-        for d in range(1, max_depth + 1):
+        checked: set = set()
+        d = 0
+        while d < max_depth:
+            d += 1
             lines: list[PVLine] = []
             nb = self._exclude_banned(ctx)
             aborted = False
@@ -719,6 +843,17 @@ class Engine:
                 )
             if aborted:
                 break
+            if (
+                multipv == 1
+                and lines
+                and d >= self._search_params["DEFENCE_VCT_DEPTH"]
+                and result.move not in checked
+                and ctx.stats[S.S_ROOT_MOVES] > 1
+            ):
+                if self._refuted_by_threats(board, ctx, result.move, deadline):
+                    d -= 1  # the same depth again without the refuted move
+                    continue
+                checked.add(result.move)
             elapsed = time.perf_counter() - start
             result.time = elapsed
             result.nps = int(result.nodes / elapsed) if elapsed > 0 else 0
@@ -735,7 +870,7 @@ class Engine:
             ):
                 break
         result.nodes = int(ctx.stats[S.S_NODES])
-        banned = {int(p) for p in self._banned}
+        banned = {int(p) for p in self._banned} | set(self._refuted)
         if result.move is None:
             # stopped before the first iteration finished: a five to make, else the opponent's
             # five to block, else the first ordered move

@@ -73,6 +73,15 @@ POLICY_KEEP_GAP = 0
 ROOT_VCT_SHARE = 10
 ROOT_VCT_DEPTH = 10
 
+# the defence check: once an iteration of at least DEFENCE_VCT_DEPTH has chosen a root move
+# not checked yet, the VCT solver looks for a win of the opponent after it, with at most this
+# percent of the budget (0: off); a move it proves lost is excluded and the iteration is
+# searched again; after DEFENCE_VCT_TRIES refuted moves the position is taken as lost and
+# the exclusions are lifted
+DEFENCE_VCT_SHARE = 0
+DEFENCE_VCT_TRIES = 4
+DEFENCE_VCT_DEPTH = 4
+
 # per-rule overrides of the numbers above, tuned for one rule alone (benchmarks/spsa.py
 # --rules R); every reader goes through rule_value (an Engine's params still win)
 # Renju: session 11's Renju-only SPSA run (1,421 game pairs at 8,000 nodes); against the shared
@@ -119,4 +128,7 @@ TUNABLE = (
     "POLICY_KEEP_GAP",
     "ROOT_VCT_SHARE",
     "ROOT_VCT_DEPTH",
+    "DEFENCE_VCT_SHARE",
+    "DEFENCE_VCT_TRIES",
+    "DEFENCE_VCT_DEPTH",
 )
