@@ -316,3 +316,31 @@ def test_rule_params_apply_to_their_rule_and_give_way_to_the_callers(monkeypatch
     assert Engine("renju").tables.weights[ST.W_ATTACK] == 40
     assert Engine("freestyle").tables.weights[ST.W_ATTACK] == params.ATTACK
     assert Engine("renju", params={"ATTACK": 50}).tables.weights[ST.W_ATTACK] == 50
+
+
+def test_singular_extensions_change_the_tree_only_when_switched_on() -> None:
+    board = Board.from_moves(["h8", "i9", "h10", "g9", "i10", "j11", "h9", "h7"], 15, "freestyle")
+
+    def search(params: dict):
+        engine = Engine("freestyle", hash_mb=4, params=params)
+        result = engine.search(board, depth=9)
+        # every singular test put back the move it skipped
+        ctx = engine._contexts[0]
+        assert not ctx.stats[S.S_SKIP : S.S_SKIP + S.MAX_PLY].any()
+        return result
+
+    default = search({})
+    assert search({"SE_DEPTH": 0, "SE_MARGIN": 1}).nodes == default.nodes
+    assert search({"SE_DEPTH": 4, "SE_MARGIN": 2}).nodes != default.nodes
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "renju"])
+def test_singular_extensions_keep_the_tactics(rule: str) -> None:
+    se = {"SE_DEPTH": 2, "SE_MARGIN": 1}
+    # make the open four (a win in 3)
+    board = Board.from_moves(["h8", "a1", "i8", "a3", "j8", "o15"], 15, rule)
+    result = Engine(rule, hash_mb=4, params=se).search(board, depth=6)
+    assert result.move in {Move(6, 7), Move(10, 7)} and result.score > S.WIN_BOUND
+    # block the opponent's four
+    board = Board.from_moves(["a1", "h9", "g9", "i9", "o1", "j9", "a15", "k9"], 15, rule)
+    assert Engine(rule, hash_mb=4, params=se).search(board, depth=6).move == Move(11, 6)

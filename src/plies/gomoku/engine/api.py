@@ -157,6 +157,8 @@ class Engine:
                 "LMP_DEPTH",
                 "POLICY_REDUCE_GAP",
                 "POLICY_KEEP_GAP",
+                "SE_DEPTH",
+                "SE_MARGIN",
                 "ROOT_VCT_SHARE",
                 "ROOT_VCT_DEPTH",
                 "DEFENCE_VCT_SHARE",
@@ -772,6 +774,8 @@ class Engine:
         ctx.stats[S.S_LMP_DEPTH] = self._search_params["LMP_DEPTH"]
         ctx.stats[S.S_POLICY_REDUCE] = self._search_params["POLICY_REDUCE_GAP"]
         ctx.stats[S.S_POLICY_KEEP] = self._search_params["POLICY_KEEP_GAP"]
+        ctx.stats[S.S_SE_DEPTH] = self._search_params["SE_DEPTH"]
+        ctx.stats[S.S_SE_MARGIN] = self._search_params["SE_MARGIN"]
         if self._order is not None:
             ctx.order[:] = self._order
             ctx.stats[S.S_ORDER] = 1

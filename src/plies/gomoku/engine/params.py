@@ -67,6 +67,12 @@ LMP_DEPTH = 12
 POLICY_REDUCE_GAP = 0
 POLICY_KEEP_GAP = 0
 
+# singular extensions: from this remaining depth (0: off), a node's table move (a lower or
+# exact bound at most 3 plies shallower) whose siblings, searched to half the depth, all fall
+# SE_MARGIN x depth below its value is searched one ply deeper
+SE_DEPTH = 0
+SE_MARGIN = 4
+
 # the threat solver at the root: before a search with a time limit (or a node limit only),
 # the VCT solver looks for a win of the side to move with this percent of the budget (0: off)
 # and at most this many attacker moves; a proof is played at once
@@ -126,6 +132,8 @@ TUNABLE = (
     "LMP_DEPTH",
     "POLICY_REDUCE_GAP",
     "POLICY_KEEP_GAP",
+    "SE_DEPTH",
+    "SE_MARGIN",
     "ROOT_VCT_SHARE",
     "ROOT_VCT_DEPTH",
     "DEFENCE_VCT_SHARE",

@@ -83,7 +83,10 @@ S_LMP_DEPTH = 14  # move-count pruning up to this remaining depth
 S_ORDER = 15  # 1: quiet moves are ordered by the learned table ctx.order (0: hand-written)
 S_POLICY_REDUCE = 16  # a quiet move this far below the node's best static order: one ply more
 S_POLICY_KEEP = 17  # ... at most this far below it (or above it): one ply less (0: both off)
-S_COUNT = 18
+S_SE_DEPTH = 18  # singular extensions from this remaining depth (0: off)
+S_SE_MARGIN = 19  # ... the table move is singular if the others fall this much per ply below it
+S_SKIP = 20  # S_SKIP + ply: 1 + the move a singular test skips at that ply (0: none)
+S_COUNT = S_SKIP + 128
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
 F_TT = 0
@@ -187,6 +190,8 @@ def new_context(cells: int, tt: np.ndarray, stop: np.ndarray) -> SearchContext:
     stats[S_LMP_DEPTH] = PR.LMP_DEPTH
     stats[S_POLICY_REDUCE] = PR.POLICY_REDUCE_GAP
     stats[S_POLICY_KEEP] = PR.POLICY_KEEP_GAP
+    stats[S_SE_DEPTH] = PR.SE_DEPTH
+    stats[S_SE_MARGIN] = PR.SE_MARGIN
     return SearchContext(
         tt,
         np.zeros((2, cells), dtype=np.int32),
@@ -591,12 +596,20 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
 
     key = st.hashes[st.info[I_PLY]]
     tt_move = -1
+    tt_score = 0
+    tt_depth = -1
+    tt_bound = BOUND_UPPER
+    # the move a singular test at this node skips (-1: this is no such test)
+    skip_move = ctx.stats[S_SKIP + ply] - 1
     if features[F_TT]:
         found, tmove, tscore, tdepth, tbound = tt_probe(ctx, key)
         if found:
             tt_move = tmove
-            if ply > 0 and not pv_node and tdepth >= depth:
-                tscore = score_from_tt(tscore, ply)
+            tt_score = score_from_tt(tscore, ply)
+            tt_depth = tdepth
+            tt_bound = tbound
+            if ply > 0 and not pv_node and tdepth >= depth and skip_move < 0:
+                tscore = tt_score
                 if tbound == BOUND_EXACT:
                     return tscore
                 if tbound == BOUND_LOWER and tscore >= beta:
@@ -608,7 +621,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
     # a double three (a quiet position for pruning has none of them)
     opp_threats = st.counts[o, C_FLEX4] + st.counts[o, C_FOUR_THREE] + st.counts[o, C_THREE2]
     static_eval = evaluate(st, tb)
-    quiet_node = forced < 0 and ply > 0 and not pv_node and opp_threats == 0
+    quiet_node = forced < 0 and ply > 0 and not pv_node and opp_threats == 0 and skip_move < 0
     if quiet_node and features[F_FUTILITY] and depth <= 4 and abs(beta) < WIN_BOUND:
         # reverse futility: far above beta with nothing to fear
         if static_eval - 120 * depth >= beta:
@@ -658,6 +671,34 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         # the next iteration finds it with a table move)
         depth -= 1
 
+    # singular extension: when the table's move holds well and every other move, searched to
+    # half the depth, falls clearly below it, the table's move is searched one ply deeper;
+    # when even the others hold beta, the node is cut (multi-cut)
+    ext_move = -1
+    se_depth = ctx.stats[S_SE_DEPTH]
+    if (
+        se_depth > 0
+        and ply > 0
+        and ply < MAX_PLY - 8
+        and skip_move < 0
+        and forced < 0
+        and depth >= se_depth
+        and tt_move >= 0
+        and tt_bound != BOUND_UPPER
+        and tt_depth >= depth - 3
+        and abs(tt_score) < WIN_BOUND
+    ):
+        sbeta = tt_score - ctx.stats[S_SE_MARGIN] * depth
+        ctx.stats[S_SKIP + ply] = tt_move + 1
+        value = pvs(st, tb, ctx, sbeta - 1, sbeta, (depth - 1) // 2, ply, prev)
+        ctx.stats[S_SKIP + ply] = 0
+        if ctx.stop[0] != 0:
+            return 0
+        if value < sbeta:
+            ext_move = tt_move
+        elif sbeta >= beta:
+            return sbeta
+
     defend = False
     generated = True
     if forced >= 0:
@@ -668,7 +709,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         if features[F_THREAT_FILTER] and st.counts[o, C_FLEX4] > 0:
             defend = real_threat_exists(st, o, C_FLEX4)
         new_depth_base = depth - 1
-        if ply > 0 and _tt_move_playable(st, tt_move, defend):
+        if ply > 0 and skip_move < 0 and _tt_move_playable(st, tt_move, defend):
             # try the table's move before generating anything: it often cuts at once
             ctx.moves[ply, 0] = tt_move
             ctx.scores[ply, 0] = 1 << 24
@@ -716,6 +757,8 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                     break
             if skip:
                 continue
+        elif mv == skip_move:
+            continue
         own = st.cls[s, mv] & 7
         opp = st.cls[o, mv] & 7
         tactical = (
@@ -724,6 +767,8 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             or (opp >= ctx.stats[S_TACTICAL_OPP] and opp != C_FORBID)
         )
         new_depth = new_depth_base
+        if mv == ext_move:
+            new_depth += 1
         order_gap = 0
         if policy_reduce > 0 and depth >= 3:
             order = static_order(st, ctx, mv, s, own, opp)
@@ -802,7 +847,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             ctx.stats[S_ROOT_DONE] = tried
     if best_move < 0:
         return alpha
-    if features[F_TT] and ctx.stop[0] == 0:
+    if features[F_TT] and ctx.stop[0] == 0 and skip_move < 0:
         bound = BOUND_EXACT
         if best >= beta:
             bound = BOUND_LOWER
