@@ -2,7 +2,7 @@
 
     PYTHONPATH=src python benchmarks/review_quality.py [--games 10] [--nodes 4000]
         [--rule freestyle] [--seed 1] [--ref-factor 10] [--rapfi PATH --rapfi-time 1.0]
-        [--workers 2] [--json OUT]
+        [--workers 2] [--player-param NAME=VALUE ...] [--json OUT]
 
 Games: plies plays both sides at ``--nodes`` per move from seeded random openings (the
 trainer's generator, :func:`plies.tune.gomoku_data.play_game`). Every figure below is
@@ -57,13 +57,17 @@ from plies.tune.gomoku_data import SelfPlaySettings, play_game  # noqa: E402
 WORSE_THAN_INACCURACY = ("mistake", "blunder", "missed_win")
 
 
-def self_play_games(rule: str, nodes: int, games: int, seed: int) -> list[tuple[list[Move], int]]:
+def self_play_games(
+    rule: str, nodes: int, games: int, seed: int, params: dict | None = None
+) -> list[tuple[list[Move], int]]:
     """``games`` seeded self-play games: each game's moves and how many of its first moves
-    were random opening stones (not engine moves)."""
+    were random opening stones (not engine moves); ``params``: the players' engine numbers
+    (``Engine(params=...)``)."""
     settings = SelfPlaySettings(rule=rule, size=15, nodes=nodes, evaluation="classic")
+    player = Engine(rule, 15, hash_mb=16, params={"EVAL": "classic", **(params or {})})
     out = []
     for i in range(games):
-        record = play_game(settings, seed + i)
+        record = play_game(settings, seed + i, player)
         moves = [Move(*map(int, m.split(","))) for m in record["moves"]]
         out.append((moves, int(record["opening"])))
     return out
@@ -255,7 +259,16 @@ def main() -> int:
     ap.add_argument("--nodes", type=int, default=4000)
     ap.add_argument("--rule", default="freestyle", choices=["freestyle", "standard", "renju"])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--ref-factor", type=int, default=10)
+    ap.add_argument(
+        "--ref-factor", type=int, default=10, help="the reference's nodes / ours (0: no reference)"
+    )
+    ap.add_argument(
+        "--player-param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an engine number for the self-play games' players (e.g. DEFENCE_VCT_SHARE=10)",
+    )
     ap.add_argument("--rapfi", default=None, help="path of a pbrain-rapfi binary (optional)")
     ap.add_argument("--rapfi-time", type=float, default=1.0)
     ap.add_argument("--workers", type=int, default=2)
@@ -266,7 +279,11 @@ def main() -> int:
         return 2
     budget = Budget(nodes=args.nodes, solver_nodes=args.nodes)
     print(f"playing {args.games} self-play games at {args.nodes} nodes ({args.rule})")
-    games = self_play_games(args.rule, args.nodes, args.games, args.seed)
+    try:
+        params = {k: int(v) for k, v in (p.split("=", 1) for p in args.player_param)}
+    except ValueError:
+        ap.error("--player-param takes NAME=INTEGER")
+    games = self_play_games(args.rule, args.nodes, args.games, args.seed, params)
     totals = {
         "games": len(games), "rows": 0, "worse_than_inaccuracy": 0, "worse_proven": 0,
         "inaccuracies": 0,
@@ -298,6 +315,8 @@ def main() -> int:
         totals["threat_cells"] += checked
         totals["threat_wrong"] += wrong
         for row in review.moves:
+            if args.ref_factor <= 0:
+                break  # no reference searches asked for
             if row.classification in ("book", "forced", "lost") or row.best_move is None:
                 continue
             board = Board(15, args.rule, forbidden="loses")

@@ -10,7 +10,6 @@ then judged from the analyses before and after it (see docs/review.md for the ru
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +38,7 @@ from plies.analysis.scoring import (
     better_note,
     equal_note,
     move_review,
+    noise_band,
     proof_from_lines,
     score_from_values,
     search_position,
@@ -144,22 +144,8 @@ NOISE_P90 = (
 
 def search_noise(nodes: int) -> float:
     """The win-probability difference that two searches of ``nodes`` nodes (about) can give
-    two equal moves: ``sqrt(2)`` times :data:`NOISE_P90`, interpolated on log nodes and held
-    at the ends of the table (0 for a position searched with no nodes)."""
-    if nodes <= 0:
-        return 0.0
-    xs = [math.log(n) for n, _ in NOISE_P90]
-    ys = [p for _, p in NOISE_P90]
-    x = math.log(nodes)
-    if x <= xs[0]:
-        p90 = ys[0]
-    elif x >= xs[-1]:
-        p90 = ys[-1]
-    else:
-        k = next(i for i in range(1, len(xs)) if x <= xs[i])
-        f = (x - xs[k - 1]) / (xs[k] - xs[k - 1])
-        p90 = ys[k - 1] + f * (ys[k] - ys[k - 1])
-    return math.sqrt(2.0) * p90
+    two equal moves (:func:`plies.analysis.scoring.noise_band` on :data:`NOISE_P90`)."""
+    return noise_band(NOISE_P90, nodes)
 
 
 def _alg(board: Board, m: Move) -> str:

@@ -7,6 +7,7 @@ move notation and win-probability sigmoid; the exact facts and the notes stay th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -392,6 +393,28 @@ class MoveScore:
     equal: bool = False  # the played move is not the top line's but scores the same
     hindsight: bool = False  # the position's own search chose it: its loss is hindsight only
     within_noise: bool = False  # an unproven loss the budget's search cannot tell from noise
+
+
+def noise_band(p90_by_nodes: Sequence[tuple[int, float]], nodes: int) -> float:
+    """The win-probability difference that two searches of ``nodes`` nodes (about) can give two
+    equal moves: ``sqrt(2)`` times the 90th percentile of one search's distance from a deeper
+    one (``p90_by_nodes``: (nodes, p90) rows, nodes ascending, the adapter's calibration by
+    benchmarks/review_noise.py), interpolated on log nodes and held at the table's ends; 0 for
+    a position searched with no nodes."""
+    if nodes <= 0:
+        return 0.0
+    xs = [math.log(n) for n, _ in p90_by_nodes]
+    ys = [p for _, p in p90_by_nodes]
+    x = math.log(nodes)
+    if x <= xs[0]:
+        p90 = ys[0]
+    elif x >= xs[-1]:
+        p90 = ys[-1]
+    else:
+        k = next(i for i in range(1, len(xs)) if x <= xs[i])
+        f = (x - xs[k - 1]) / (xs[k] - xs[k - 1])
+        p90 = ys[k - 1] + f * (ys[k] - ys[k - 1])
+    return math.sqrt(2.0) * p90
 
 
 def score_from_values(

@@ -69,12 +69,13 @@ def _engine(settings: SelfPlaySettings):
     return _ENGINES[key]
 
 
-def play_game(settings: SelfPlaySettings, seed: int) -> dict:
-    """One self-play game from the opening of ``seed``, as the record described above."""
+def play_game(settings: SelfPlaySettings, seed: int, engine=None) -> dict:
+    """One self-play game from the opening of ``seed``, as the record described above
+    (``engine``: the engine that plays, one of ``settings``' own when None)."""
     from plies.gomoku import Board
 
     rng = random.Random(seed)
-    engine = _engine(settings)
+    engine = _engine(settings) if engine is None else engine
     for _ in range(OPENING_TRIES):
         board = Board(settings.size, settings.rule, forbidden="loses")
         random_opening(board, rng, rng.randint(2, settings.random_moves))
