@@ -71,3 +71,25 @@ def test_a_timed_search_with_the_check_keeps_its_deadline() -> None:
     result = engine.search(board, movetime=0.3)
     assert board.is_legal(result.move)
     assert result.time < 0.3 + 0.25  # the watchdogs stop the search and the solver
+
+
+def test_a_refuted_move_is_not_played_when_time_runs_out_before_another(monkeypatch) -> None:
+    board = board_of(THREATENED)
+    engine = Engine("freestyle", 15, hash_mb=8, params=CHECK)
+    engine.search(board, nodes=NODES)  # the gate opens here: checks run
+    refuted = []
+
+    def refute_then_stop(self, board, ctx, move, deadline):
+        # the first checked move is refuted and the clock runs out at once after it
+        if refuted:
+            return False
+        refuted.append(move)
+        self._refuted.append(self._to_pos(move))
+        self.stop_flag[0] = 1
+        return True
+
+    monkeypatch.setattr(Engine, "_refuted_by_threats", refute_then_stop)
+    engine.new_game()
+    result = engine.search(board, nodes=NODES)
+    assert refuted and result.move is not None and result.move != refuted[0]
+    assert board.is_legal(result.move) and result.pv == [result.move]

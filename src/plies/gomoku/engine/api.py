@@ -875,6 +875,12 @@ class Engine:
                 break
         result.nodes = int(ctx.stats[S.S_NODES])
         banned = {int(p) for p in self._banned} | set(self._refuted)
+        if result.move is not None and self._to_pos(result.move) in banned:
+            # a move the defence check refuted, kept because the search of the same depth
+            # without it was stopped before its first root move: the fallback below instead
+            result.move = None
+            result.pv = []
+            result.lines = []
         if result.move is None:
             # stopped before the first iteration finished: a five to make, else the opponent's
             # five to block, else the first ordered move
