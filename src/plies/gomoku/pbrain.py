@@ -60,6 +60,7 @@ INT_KEYS = frozenset(
     }
 )
 DEFAULT_HASH_MB = 64  # with max_memory 0
+MAX_THREADS = 256  # INFO thread_num above this is an ERROR (each thread holds its own buffers)
 START_WAIT_S = 15.0  # START waits this long at most for the kernels (docs/pbrain.md)
 FAST_MOVE_S = 0.02  # timeout_turn 0: "play as fast as possible"
 # Reply latency not covered by the search's own deadline (stdin/stdout, thread hand-over,
@@ -75,6 +76,7 @@ MEMORY_SLACK = 24 * 1024 * 1024  # bytes kept free below max_memory (allocator, 
 FALLBACK_RSS = 260 * 1024 * 1024  # baseline assumed where RSS cannot be read (not Linux)
 
 _COORD = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+_INT = re.compile(r"[+-]?[0-9]{1,18}")  # INFO integers (beyond 10**18: not a sane setting)
 _FIELD = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
 
@@ -93,6 +95,24 @@ def rule_from_info(value: int) -> tuple[str, bool]:
     if value & 8:
         return ("caro5" if value & 1 else "caro"), continuous
     return ("standard" if value & 1 else "freestyle"), continuous
+
+
+def info_int(key: str, value: str) -> int:
+    """The value of an integer ``INFO`` key, or :class:`BrainError` naming the key and value:
+    every such key is a non-negative integer (``thread_num`` at least 1, ``rule`` a bit set),
+    and a bad value keeps the previous setting (the caller stores nothing)."""
+    if not _INT.fullmatch(value):
+        raise BrainError(f"INFO {key} {value[:40]!r}: expected an integer")
+    number = int(value)
+    if key == "rule":
+        rule_from_info(number)
+    lowest = 1 if key == "thread_num" else 0
+    if number < lowest:
+        what = "at least 1" if lowest else "a non-negative integer"
+        raise BrainError(f"INFO {key} {number}: expected {what}")
+    if key == "thread_num" and number > MAX_THREADS:
+        raise BrainError(f"INFO thread_num {number}: expected at most {MAX_THREADS}")
+    return number
 
 
 def parse_xy(text: str, width: int, height: int) -> tuple[int, int]:
@@ -460,14 +480,7 @@ class Brain:
         if not key:
             raise BrainError("INFO without a key")
         if key in INT_KEYS:
-            try:
-                number = int(value)
-            except ValueError:
-                raise BrainError(f"INFO {key} {value[:40]!r}: expected an integer") from None
-            if key == "rule":
-                rule_from_info(number)
-            if key == "thread_num" and number < 1:
-                raise BrainError(f"INFO thread_num {number}: expected at least 1")
+            number = info_int(key, value)
             if key == "debug":
                 self.debug = number != 0
             self.info[key] = number
