@@ -183,6 +183,10 @@ class Soaker:
         if pid is not None:
             self.peak_rss = max(self.peak_rss, tree_peak_rss(pid))
 
+    def prepare_move(self) -> None:
+        """The arena's hook before this brain's clock starts: the work between moves ends."""
+        self.settle()
+
     def settle(self) -> None:
         """Wait for the work between moves; its problem becomes a protocol failure."""
         if self._between is not None:
