@@ -934,6 +934,13 @@ def load_kernels(rules_loaded: Callable[[], None] | None = None) -> None:
     board = Board.from_moves([(7, 7), (8, 8), (7, 8)], 15)
     engine.search(board, depth=2)
     engine.vcf(board, max_nodes=100)
+    # every rule's root VCT tables (4 MB and about 60 ms each, built once per process): else
+    # the first move of a game in a rule not seen yet pays for them on its clock (at 100 ms a
+    # move under load, the brain soak's forfeits)
+    from plies.gomoku.engine import vct
+
+    for code in range(len(rules.RULE_NAMES)):
+        vct.potential_table(code)
 
 
 def main(argv: list[str] | None = None) -> int:
