@@ -256,6 +256,7 @@ class Brain:
         self._worker: threading.Thread | None = None
         self._stop = threading.Event()
         self._new_game = True
+        self.compiled = False  # the kernels are ahead-of-time compiled (use_compiled_kernels)
 
     # --- output -----------------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -280,7 +281,7 @@ class Brain:
     def _warmup(self) -> None:
         start = time.perf_counter()
         try:
-            load_kernels(self._rules_ready.set)
+            load_kernels(self._rules_ready.set, compiled=self.compiled)
             self.baseline_rss = rss_bytes()
         except BaseException as exc:  # noqa: BLE001 - reported on the first move
             self.warm_error = f"{type(exc).__name__}: {exc}"
@@ -919,9 +920,12 @@ class Brain:
         self._board_cache = None
 
 
-def load_kernels(rules_loaded: Callable[[], None] | None = None) -> None:
+def load_kernels(rules_loaded: Callable[[], None] | None = None, compiled: bool = False) -> None:
     """Load (or compile, with a cold numba cache) every kernel a game uses: the rules', then
-    (after calling ``rules_loaded``) the engine's, the root VCT's included."""
+    (after calling ``rules_loaded``) the engine's, the root VCT's included. ``compiled``: the
+    kernels are ahead-of-time compiled (:func:`use_compiled_kernels`): nothing to load, and
+    nothing built beforehand either (the lean brain's memory is for its game: the root VCT
+    tables of the game's rule are built on its first move, about 60 ms)."""
     from plies.gomoku import rules
 
     rules.warmup()
@@ -929,6 +933,9 @@ def load_kernels(rules_loaded: Callable[[], None] | None = None) -> None:
         rules_loaded()
     from plies.gomoku.board import Board
     from plies.gomoku.engine import Engine
+
+    if compiled:
+        return
 
     engine = Engine("freestyle", 15, hash_mb=0.25)  # the constructor loads the search's kernels
     board = Board.from_moves([(7, 7), (8, 8), (7, 8)], 15)
@@ -943,10 +950,26 @@ def load_kernels(rules_loaded: Callable[[], None] | None = None) -> None:
         vct.potential_table(code)
 
 
+def use_compiled_kernels() -> bool:
+    """Switch to the ahead-of-time compiled kernels (no numba at run time: docs/pbrain.md,
+    Lean build) when an extension built from these sources is found: in ``$PLIES_AOT_DIR``,
+    else beside :mod:`plies.gomoku.aot`. ``PLIES_AOT=0`` keeps numba's JIT."""
+    if os.environ.get("PLIES_AOT", "") == "0":
+        return False
+    from pathlib import Path
+
+    from plies.gomoku import aot
+
+    where = os.environ.get("PLIES_AOT_DIR")
+    return aot.install(Path(where) if where else None)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the brain on stdin/stdout until END; the exit status is 0."""
     sys.setswitchinterval(0.001)  # the reader and search threads share the GIL politely
+    compiled = use_compiled_kernels()
     brain = Brain()
+    brain.compiled = compiled
     brain.start_warmup()
     try:
         status = brain.run()
