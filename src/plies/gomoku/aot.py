@@ -10,10 +10,11 @@ and stdin reader threads need it while a search runs).
 
 At run time :func:`install` (before any kernel module is imported) puts a stand-in ``numba``
 (and ``llvmlite``) in ``sys.modules`` whose ``njit`` returns the compiled entry point of the
-same module and name, or the plain Python function for a kernel no Python code calls directly
-(it is never called; compiled callers have their own copy). Nothing else changes: the kernel
-modules, the engine and the brain are the ones the JIT build runs, so the engine is the same
-(same bench signature, nodes and moves).
+same module and name; a kernel that no Python code calls (compiled callers hold their own copy)
+becomes a function that raises, so that a call the harvest missed is an error, never the
+kernel run as plain Python (whose integers overflow where numba's wrap). Nothing else
+changes: the kernel modules, the engine and the brain are the ones the JIT build runs, so the
+engine is the same (same bench signature, nodes and moves).
 """
 
 from __future__ import annotations
@@ -63,6 +64,14 @@ def _exercise() -> None:
             engine.search(board, nodes=3000, multipv=2)
             engine.search(board, nodes=3000)
             engine.vcf(board, max_nodes=100)
+            engine.begin()  # stopped before its first iteration: the emergency move's kernels
+            engine.stop()
+            engine.search(board, movetime=1.0)
+            five = Board.from_moves([(c, c), (c, c + 1), (c + 1, c), (c + 1, c + 1)], size, rule)
+            five.play_moves([(c + 2, c), (c + 2, c + 1), (c + 3, c)])  # a four to block
+            engine.begin()
+            engine.stop()
+            engine.search(five, movetime=1.0)
             engine.new_game()
 
 
@@ -143,8 +152,16 @@ def _stand_in(kernels: Any) -> types.ModuleType:
 
     def njit(*args: Any, **kwargs: Any) -> Any:
         def wrap(func: Any) -> Any:
-            compiled = getattr(kernels, export_name(func.__module__, func.__name__), None)
-            return compiled if compiled is not None else func
+            name = export_name(func.__module__, func.__name__)
+            compiled = getattr(kernels, name, None)
+            if compiled is not None:
+                return compiled
+
+            def missing(*args: Any, **kwargs: Any) -> Any:
+                # never run the kernel as plain Python: numba's integer semantics differ
+                raise RuntimeError(f"kernel {name} was not compiled ahead of time")
+
+            return missing
 
         if args and callable(args[0]) and not kwargs:
             return wrap(args[0])

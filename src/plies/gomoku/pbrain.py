@@ -630,6 +630,9 @@ class Brain:
         except BrainError as exc:
             self.send(f"ERROR {exc}")
         except Exception as exc:  # noqa: BLE001 - a brain must answer, never die
+            import traceback
+
+            traceback.print_exc()  # on stderr, which managers show or log, for a bug report
             self.send(f"ERROR internal error: {type(exc).__name__}: {exc}")
 
     def _clock(self) -> dict[str, int]:
