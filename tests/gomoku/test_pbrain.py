@@ -354,3 +354,24 @@ def test_hash_sizing():
     assert pbrain.hash_mb_for(100 << 20, 180 << 20, 20, 20, 1) == 0.25
     # the engine's fixed tables (the root VCT's) come out of the hash
     assert pbrain.hash_mb_for(350 << 20, 180 << 20, 20, 20, 1, 10 << 20) == pytest.approx(mb - 10)
+
+
+def test_an_engine_failure_still_answers_a_legal_move(monkeypatch):
+    """A bug in the engine costs a weak move (the fallback's), not a forfeit by ``ERROR``."""
+    import io
+
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(pbrain.Brain, "_search", broken)
+    script = ["START 15", "INFO timeout_turn 500", "BOARD", "7,7,2", "8,8,1", "7,8,2", "DONE"]
+    script += ["YXSHOWFORBID", "TURN 9,9", "END"]
+    out = io.StringIO()
+    brain = pbrain.Brain(io.StringIO("\n".join(script) + "\n"), out)
+    brain.start_warmup()
+    assert brain.run() == 0
+    lines = out.getvalue().splitlines()
+    quick = [line for line in lines if line.startswith("MESSAGE internal error: RuntimeError")]
+    moves = [line for line in lines if pbrain._COORD.match(line)]
+    assert len(quick) == 2 and len(moves) == 2, lines  # the block of 7,9/7,6 then another
+    assert moves[0] in ("7,9", "7,6") and not any(line.startswith("ERROR") for line in lines)

@@ -53,6 +53,8 @@ def _exercise() -> None:
     from plies.gomoku.pbrain import load_kernels
     from plies.gomoku.rules import RULE_NAMES
 
+    from plies.gomoku.engine import state
+
     load_kernels()
     for rule in RULE_NAMES:
         for size in (15, 20):
@@ -64,6 +66,10 @@ def _exercise() -> None:
             engine.search(board, nodes=3000, multipv=2)
             engine.search(board, nodes=3000)
             engine.vcf(board, max_nodes=100)
+            # a proven root VCT's line is read back with make/undo from Python
+            st, tb = state.state_from_board(board, engine.tables)
+            state.make(st, tb, int(rules_to_pos(c + 3, c + 3, st)))
+            state.undo(st, tb)
             engine.begin()  # stopped before its first iteration: the emergency move's kernels
             engine.stop()
             engine.search(board, movetime=1.0)
@@ -73,6 +79,13 @@ def _exercise() -> None:
             engine.stop()
             engine.search(five, movetime=1.0)
             engine.new_game()
+
+
+def rules_to_pos(x: int, y: int, st: Any) -> int:
+    from plies.gomoku import rules
+    from plies.gomoku.engine import state
+
+    return int(rules.to_pos(x, y, st.info[state.I_STRIDE]))
 
 
 def entry_points() -> list[tuple[str, str, Any]]:
@@ -122,6 +135,7 @@ def build(out_dir: Path, target_cpu: str = "host") -> Path:
     for module, function, signature in points:
         dispatcher = getattr(importlib.import_module(module), function)
         cc.export(export_name(module, function), signature)(dispatcher.py_func)
+    print("exports:", ", ".join(export_name(m, f) for m, f, _ in points), flush=True)
     cc.compile()
     (out_dir / FINGERPRINT).write_text(fingerprint() + "\n")
     return next(out_dir.glob(EXTENSION + "*.so"))

@@ -633,7 +633,20 @@ class Brain:
             import traceback
 
             traceback.print_exc()  # on stderr, which managers show or log, for a bug report
-            self.send(f"ERROR internal error: {type(exc).__name__}: {exc}")
+            self._answer_anyway(f"internal error: {type(exc).__name__}: {exc}")
+
+    def _answer_anyway(self, problem: str) -> None:
+        """After an engine failure, a legal move all the same (the fallback's) rather than an
+        ``ERROR`` that forfeits the game, with the problem in a MESSAGE; ``ERROR`` only when
+        there is no move to make either."""
+        try:
+            x, y = self._fallback(self._own_view(self.board()))
+            self._add_stone(x, y, OWN)
+        except Exception as exc:  # noqa: BLE001
+            self.send(f"ERROR {problem}; no fallback move: {exc}")
+            return
+        self.message(f"{problem}: quick move {x},{y}")
+        self.send(f"{x},{y}")
 
     def _clock(self) -> dict[str, int]:
         """The INFO time keys; without time_left this game, the match time minus our use."""
