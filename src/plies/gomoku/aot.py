@@ -48,15 +48,13 @@ def export_name(module: str, function: str) -> str:
 def _exercise() -> None:
     """Run what a game runs, in every rule and on two sizes, so that every entry point is
     compiled (or loaded) once with the types a game uses."""
+    from plies.gomoku import rules
     from plies.gomoku.board import Board
-    from plies.gomoku.engine import Engine
+    from plies.gomoku.engine import Engine, state
     from plies.gomoku.pbrain import load_kernels
-    from plies.gomoku.rules import RULE_NAMES
-
-    from plies.gomoku.engine import state
 
     load_kernels()
-    for rule in RULE_NAMES:
+    for rule in rules.RULE_NAMES:
         for size in (15, 20):
             c = size // 2
             board = Board.from_moves([(c, c), (c + 1, c + 1), (c, c + 1), (c + 2, c)], size, rule)
@@ -68,7 +66,7 @@ def _exercise() -> None:
             engine.vcf(board, max_nodes=100)
             # a proven root VCT's line is read back with make/undo from Python
             st, tb = state.state_from_board(board, engine.tables)
-            state.make(st, tb, int(rules_to_pos(c + 3, c + 3, st)))
+            state.make(st, tb, int(rules.to_pos(c + 3, c + 3, st.info[state.I_STRIDE])))
             state.undo(st, tb)
             engine.begin()  # stopped before its first iteration: the emergency move's kernels
             engine.stop()
@@ -79,13 +77,6 @@ def _exercise() -> None:
             engine.stop()
             engine.search(five, movetime=1.0)
             engine.new_game()
-
-
-def rules_to_pos(x: int, y: int, st: Any) -> int:
-    from plies.gomoku import rules
-    from plies.gomoku.engine import state
-
-    return int(rules.to_pos(x, y, st.info[state.I_STRIDE]))
 
 
 def entry_points() -> list[tuple[str, str, Any]]:
