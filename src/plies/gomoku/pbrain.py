@@ -678,9 +678,14 @@ class Brain:
         if self.engine is None or self._engine_key != key:
             if self.engine is not None:
                 self.engine = None
-                import gc
+            from plies.gomoku.board import rule_code
+            from plies.gomoku.engine import vct
 
-                gc.collect()
+            vct.forget_potentials(rule_code(rule))  # the warm-up built every rule's: 4 MB each
+            import gc
+
+            gc.collect()
+            trim_heap()
             baseline = rss_bytes() or self.baseline_rss or FALLBACK_RSS
             hash_mb = hash_mb_for(
                 int(self.info["max_memory"]),
@@ -980,10 +985,34 @@ def use_compiled_kernels() -> bool:
     return aot.install(Path(where) if where else None)
 
 
+def one_malloc_arena() -> None:
+    """glibc: one malloc arena for every thread (each thread of the brain's would otherwise
+    get its own, each keeping the memory it freed resident); the lean brain counts its MB."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-8, 1)  # M_ARENA_MAX
+    except (OSError, AttributeError):
+        pass  # not glibc: nothing to tune
+
+
+def trim_heap() -> None:
+    """glibc: give the heap's free pages back to the system (lowers the resident baseline)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the brain on stdin/stdout until END; the exit status is 0."""
     sys.setswitchinterval(0.001)  # the reader and search threads share the GIL politely
     compiled = use_compiled_kernels()
+    if compiled:
+        one_malloc_arena()
     brain = Brain()
     brain.compiled = compiled
     brain.start_warmup()
