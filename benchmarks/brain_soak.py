@@ -9,7 +9,7 @@ Two brain processes play ``--games`` games against each other (or one plays Rapf
 (``plies.arena.play_game`` with its ``PbrainPlayer`` / ``UciPlayer``): every rule and board
 size in turn (pbrain), the time control alternating between a time per move (``--st``) and a
 game clock (``--tc``; for UCI fastchess-like ``wtime btime winc binc``), the arena's time
-margin 0 (a reply one millisecond over the limit is a forfeit).
+margin 0 by default (a reply one millisecond over the limit is a forfeit; ``--timemargin``).
 
 Between moves, while the opponent thinks, a share of the brain's moves (``--garbage``) is
 followed by a burst of protocol garbage, each line's answer checked:
@@ -360,9 +360,9 @@ def plan(args: argparse.Namespace) -> list[tuple[GameSetup, TimeControl, Opening
     alternating on each round of setups; openings cycle."""
     tcs = []
     if args.st:
-        tcs.append(parse_tc(None, args.st, 0.0))
+        tcs.append(parse_tc(None, args.st, args.timemargin))
     if args.tc:
-        tcs.append(parse_tc(args.tc, None, 0.0))
+        tcs.append(parse_tc(args.tc, None, args.timemargin))
     if args.protocol == "uci":
         setups = [GameSetup("chess")]
     else:
@@ -575,6 +575,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--protocol", choices=("pbrain", "uci"), default="pbrain")
     ap.add_argument("--st", type=float, default=0.1, help="seconds a move (0: none)")
     ap.add_argument("--tc", default="3+0.03", help="game clock, e.g. 3+0.03 ('' : none)")
+    ap.add_argument(
+        "--timemargin", type=float, default=0.0, help="seconds over the limit before a forfeit"
+    )
     ap.add_argument("--rules", default="freestyle,standard,renju,caro", help="pbrain rules")
     ap.add_argument("--sizes", default="15,19,20", help="pbrain board sizes")
     ap.add_argument("--garbage", type=float, default=0.5, help="share of moves followed by garbage")
