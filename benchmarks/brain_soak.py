@@ -403,10 +403,11 @@ def make_player(args: argparse.Namespace, name: str, seed: int) -> Soaker:
         return SoakPbrainPlayer(
             [str(rapfi)], name, str(rapfi.parent), None, args.max_memory, rng=rng, garbage=0.0
         )
+    options = dict(option.split("=", 1) for option in args.option)
     if args.protocol == "uci":
-        return SoakUciPlayer(brain_argv(args), name, rng=rng, garbage=args.garbage)
+        return SoakUciPlayer(brain_argv(args), name, None, options, rng=rng, garbage=args.garbage)
     return SoakPbrainPlayer(
-        brain_argv(args), name, None, None, args.max_memory, rng=rng, garbage=args.garbage
+        brain_argv(args), name, None, options, args.max_memory, rng=rng, garbage=args.garbage
     )
 
 
@@ -583,6 +584,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--garbage", type=float, default=0.5, help="share of moves followed by garbage")
     ap.add_argument("--max-memory", type=int, default=350 * 2**20, help="pbrain INFO max_memory")
     ap.add_argument("--max-moves", type=int, default=150, help="UCI: a draw after this many moves")
+    ap.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a brain option: UCI setoption, pbrain INFO (repeatable)",
+    )
     ap.add_argument("--rapfi", default=None, help="a Rapfi binary: plies plays it (pbrain)")
     ap.add_argument("--brain", default=None, help="the brain's command (default: this checkout)")
     ap.add_argument("--seed", type=int, default=1)
@@ -593,6 +601,8 @@ def main(argv: list[str] | None = None) -> int:
     args.sizes = [int(n) for n in args.sizes.split(",") if n]
     if args.games < 1 or not (args.st or args.tc):
         ap.error("need at least one game and a time control (--st or --tc)")
+    if any("=" not in option for option in args.option):
+        ap.error("--option takes NAME=VALUE")
     if args.rapfi and args.protocol != "pbrain":
         ap.error("--rapfi plays Gomoku: use it with --protocol pbrain")
     data = run(args)
