@@ -98,9 +98,9 @@ def pbrain_garbage(
     """A burst of 1-4 garbage lines for an idle pbrain brain (the opponent to move), each with
     the start of the answer it must get (None: no answer)."""
     taken = rng.choice(occupied) if occupied else "0,0"
-    empty = next(
+    empty = next(  # None on a full board (a drawn game's last move)
         (f"{x},{y}" for y in range(height) for x in range(width) if f"{x},{y}" not in occupied),
-        "0,0",
+        None,
     )
     pool: list[tuple[str, str | None]] = [
         ("", None),
@@ -118,7 +118,7 @@ def pbrain_garbage(
         (f"TURN {rng.randrange(width)},{height + rng.randrange(5)}", "ERROR"),
         (f"TURN {taken}", "ERROR"),
         ("BEGIN", "ERROR"),
-        (f"TAKEBACK {empty}", "ERROR"),
+        (f"TAKEBACK {empty}" if empty else "TAKEBACK", "ERROR"),
         ("INFO timeout_turn -5", "ERROR"),
         ("INFO timeout_match -1000", "ERROR"),
         ("INFO time_left soon", "ERROR"),

@@ -63,3 +63,24 @@ def test_soak_catches_a_brain_that_takes_garbage(tmp_path: Path) -> None:
     )  # fmt: skip
     assert code == 1
     assert data["protocol_failures"] + data["crashes"] > 0, data
+
+
+def test_garbage_names_empty_cells_only_where_the_board_has_them() -> None:
+    """TAKEBACK of an empty cell must get ERROR: on a full board (a drawn game's last move) no
+    cell is named (the third soak's one protocol failure was this bug of the soak's)."""
+    import importlib.util
+    import random
+
+    spec = importlib.util.spec_from_file_location("brain_soak", SOAK)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rng = random.Random(3)
+    cells = [f"{x},{y}" for y in range(5) for x in range(5)]
+    for filled in (1, 12, 24, 25):
+        occupied = rng.sample(cells, filled)
+        for _ in range(200):
+            for line, expected in module.pbrain_garbage(rng, 5, 5, occupied):
+                if line.startswith("TAKEBACK"):
+                    assert line == "TAKEBACK" or line.split()[1] not in occupied, line
+                    assert expected == "ERROR"
