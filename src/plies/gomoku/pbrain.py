@@ -627,6 +627,8 @@ class Brain:
             game.used += time.perf_counter() - t0
             self._add_stone(x, y, OWN)
             self.send(f"{x},{y}")
+            if self.compiled:
+                trim_heap()  # after the reply, off the clock: the lean brain counts its MB
         except BrainError as exc:
             self.send(f"ERROR {exc}")
         except Exception as exc:  # noqa: BLE001 - a brain must answer, never die
