@@ -678,16 +678,18 @@ class Brain:
         threads = max(1, int(self.info.get("thread_num", 1)))
         key = (rule, game.width, game.height, threads, int(self.info["max_memory"]))
         if self.engine is None or self._engine_key != key:
-            if self.engine is not None:
-                self.engine = None
             from plies.gomoku.board import rule_code
             from plies.gomoku.engine import vct
 
             vct.forget_potentials(rule_code(rule))  # the warm-up built every rule's: 4 MB each
-            import gc
+            if self.engine is not None:  # (not on a first move: a full collection takes ~0.1 s)
+                self.engine = None
+                import gc
 
-            gc.collect()
-            trim_heap()
+                gc.collect()
+                trim_heap()
+            elif self.compiled:
+                trim_heap()  # a few ms: the lean brain's baseline without the warm-up's garbage
             baseline = rss_bytes() or self.baseline_rss or FALLBACK_RSS
             hash_mb = hash_mb_for(
                 int(self.info["max_memory"]),
