@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 CORE := $(VENV)/.installed-core
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test browser warmup lint bench clean
+.PHONY: demo test browser warmup lint bench lean clean
 
 # plies and what it needs to run: all the demo installs (the first run's cost: README.md)
 $(CORE): pyproject.toml
@@ -37,6 +37,11 @@ browser:
 
 warmup: $(CORE)
 	$(BIN)/plies warmup
+
+# the lean brain's kernels compiled ahead of time beside plies.gomoku.aot (docs/pbrain.md);
+# wheels get them from hatch_build.py
+lean: $(CORE)
+	$(BIN)/python -m plies.gomoku.aot build src/plies/gomoku
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

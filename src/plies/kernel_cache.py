@@ -11,7 +11,7 @@ recorded with the cache, deletes plies' cached kernels before any is loaded. It 
 
 from __future__ import annotations
 
-import hashlib
+import importlib
 import os
 from pathlib import Path
 
@@ -19,9 +19,22 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 STAMP_NAME = "plies-kernels.stamp"
 
 
+def _sha256():  # noqa: ANN202 - a hashlib-style object
+    """A SHA-256 object from Python's own implementation when it has one: ``hashlib`` loads
+    OpenSSL's libcrypto (3.4 MB resident, counted in the lean brain's memory; docs/pbrain.md)."""
+    for name in ("_sha2", "_sha256"):  # Python 3.12+, 3.11
+        try:
+            return importlib.import_module(name).sha256()
+        except (ImportError, AttributeError):
+            pass
+    import hashlib
+
+    return hashlib.sha256()
+
+
 def fingerprint() -> str:
     """A hash of every source file of the package that defines numba kernels."""
-    digest = hashlib.sha256()
+    digest = _sha256()
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
         text = path.read_bytes()
         if b"@njit" not in text:

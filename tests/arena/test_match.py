@@ -271,3 +271,31 @@ def test_tournament_prints_standings_and_crosstable():
                 assert cells[j] == "-"
             else:
                 assert cells[j] == f"{cross[name][other]:g}-{cross[other][name]:g}"
+
+
+def test_prepare_move_runs_off_the_clock_and_its_failure_loses() -> None:
+    """``Player.prepare_move`` runs before each move's clock starts; a failure there is the
+    player's loss like one in ``think``."""
+    import time
+
+    from plies.arena import EngineFailure, GameJob, GameSetup, Opening, parse_engine_spec
+    from plies.arena.engines.inprocess import RandomPlayer
+    from plies.arena.play import play_game
+    from plies.arena.timecontrol import parse_tc
+
+    class Slow(RandomPlayer):
+        calls = 0
+
+        def prepare_move(self) -> None:
+            Slow.calls += 1
+            time.sleep(0.03)  # longer than the 10 ms a move (margin 0): not charged
+            if Slow.calls == 4:
+                raise EngineFailure("protocol", "broken between moves")
+
+    tc = parse_tc(None, 0.01, 0.0)
+    specs = (parse_engine_spec("plies:random name=a"), parse_engine_spec("plies:random name=b"))
+    job = GameJob(0, 0, GameSetup(), Opening(), specs, (0, 1), (tc, tc))
+    result = play_game(job, (Slow({"seed": "1"}, "a"), RandomPlayer({"seed": "2"}, "b")))
+    assert Slow.calls == 4 and len(result.moves) == 6
+    assert result.failure is not None and result.failure.kind == "protocol"
+    assert result.failure.colour == 0 and result.outcome.winner == 1

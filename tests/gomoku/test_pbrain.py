@@ -105,6 +105,49 @@ def test_errors_keep_the_state(brain):
     board.play(brain.move("TURN 8,8"))
 
 
+@pytest.mark.parametrize(
+    "key,value",
+    [
+        ("timeout_turn", "-5"),
+        ("timeout_match", "-1"),
+        ("time_left", "-300"),
+        ("max_memory", "-73400320"),
+        ("max_depth", "-2"),
+        ("max_node", "-1"),
+        ("timeout_turn", "soon"),
+        ("timeout_turn", "1e3"),
+        ("time_left", "1.5"),
+        ("max_memory", "70MB"),
+        ("thread_num", "0"),
+        ("thread_num", "100000"),
+        ("max_node", "9" * 30),
+        ("rule", "-4"),
+    ],
+)
+def test_bad_info_values_answer_error_and_keep_the_setting(key, value):
+    info = dict(pbrain.DEFAULT_INFO, max_depth=3, timeout_turn=1234)
+    brain = pbrain.Brain()
+    brain.info = dict(info)
+    with pytest.raises(pbrain.BrainError) as err:
+        brain.handle("INFO", f"{key} {value}", 0.0, f"INFO {key} {value}")
+    message = str(err.value)
+    assert "\n" not in message and message.startswith(f"INFO {key} ") and value[:20] in message
+    assert brain.info == info and key not in brain.info_sent
+
+
+def test_negative_turn_time_keeps_the_previous_one(brain):
+    """``INFO timeout_turn -5`` used to be taken, and the next move was played in 19 ms."""
+    start(brain, 15, 15, turn_ms=300, depth=0)
+    reply = brain.ask("INFO timeout_turn -5")
+    assert reply.startswith("ERROR INFO timeout_turn -5"), reply
+    brain.send("INFO debug 1")
+    brain.chatter.clear()
+    brain.move("BOARD", "7,7,2", "8,8,1", "7,8,2", "DONE")
+    brain.send("INFO debug 0")
+    times = [c for c in brain.chatter if c.startswith("DEBUG time")]
+    assert times and "turn 0.300s" in times[-1], brain.chatter
+
+
 def test_board_restart_takeback_and_play(brain):
     start(brain, 15, 15, RULES["freestyle"])
     # black (the brain) has an open four's worth: it must complete five
@@ -311,3 +354,24 @@ def test_hash_sizing():
     assert pbrain.hash_mb_for(100 << 20, 180 << 20, 20, 20, 1) == 0.25
     # the engine's fixed tables (the root VCT's) come out of the hash
     assert pbrain.hash_mb_for(350 << 20, 180 << 20, 20, 20, 1, 10 << 20) == pytest.approx(mb - 10)
+
+
+def test_an_engine_failure_still_answers_a_legal_move(monkeypatch):
+    """A bug in the engine costs a weak move (the fallback's), not a forfeit by ``ERROR``."""
+    import io
+
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(pbrain.Brain, "_search", broken)
+    script = ["START 15", "INFO timeout_turn 500", "BOARD", "7,7,2", "8,8,1", "7,8,2", "DONE"]
+    script += ["YXSHOWFORBID", "TURN 9,9", "END"]
+    out = io.StringIO()
+    brain = pbrain.Brain(io.StringIO("\n".join(script) + "\n"), out)
+    brain.start_warmup()
+    assert brain.run() == 0
+    lines = out.getvalue().splitlines()
+    quick = [line for line in lines if line.startswith("MESSAGE internal error: RuntimeError")]
+    moves = [line for line in lines if pbrain._COORD.match(line)]
+    assert len(quick) == 2 and len(moves) == 2, lines  # the block of 7,9/7,6 then another
+    assert moves[0] in ("7,9", "7,6") and not any(line.startswith("ERROR") for line in lines)

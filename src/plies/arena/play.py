@@ -111,6 +111,11 @@ def play_game(job: GameJob, players: tuple[Player, Player]) -> GameResult:
         side = referee.to_move()
         player, clock, other = players[side], clocks[side], clocks[1 - side]
         spec = job.specs[side]
+        try:
+            player.prepare_move()
+        except EngineFailure as exc:
+            lose(side, exc.kind, str(exc), exc.output)
+            break
         limits = Limits(
             time_left=clock.remaining,
             opponent_time=other.remaining,

@@ -60,6 +60,7 @@ INT_KEYS = frozenset(
     }
 )
 DEFAULT_HASH_MB = 64  # with max_memory 0
+MAX_THREADS = 256  # INFO thread_num above this is an ERROR (each thread holds its own buffers)
 START_WAIT_S = 15.0  # START waits this long at most for the kernels (docs/pbrain.md)
 FAST_MOVE_S = 0.02  # timeout_turn 0: "play as fast as possible"
 # Reply latency not covered by the search's own deadline (stdin/stdout, thread hand-over,
@@ -75,6 +76,7 @@ MEMORY_SLACK = 24 * 1024 * 1024  # bytes kept free below max_memory (allocator, 
 FALLBACK_RSS = 260 * 1024 * 1024  # baseline assumed where RSS cannot be read (not Linux)
 
 _COORD = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+_INT = re.compile(r"[+-]?[0-9]{1,18}")  # INFO integers (beyond 10**18: not a sane setting)
 _FIELD = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
 
@@ -93,6 +95,24 @@ def rule_from_info(value: int) -> tuple[str, bool]:
     if value & 8:
         return ("caro5" if value & 1 else "caro"), continuous
     return ("standard" if value & 1 else "freestyle"), continuous
+
+
+def info_int(key: str, value: str) -> int:
+    """The value of an integer ``INFO`` key, or :class:`BrainError` naming the key and value:
+    every such key is a non-negative integer (``thread_num`` at least 1, ``rule`` a bit set),
+    and a bad value keeps the previous setting (the caller stores nothing)."""
+    if not _INT.fullmatch(value):
+        raise BrainError(f"INFO {key} {value[:40]!r}: expected an integer")
+    number = int(value)
+    if key == "rule":
+        rule_from_info(number)
+    lowest = 1 if key == "thread_num" else 0
+    if number < lowest:
+        what = "at least 1" if lowest else "a non-negative integer"
+        raise BrainError(f"INFO {key} {number}: expected {what}")
+    if key == "thread_num" and number > MAX_THREADS:
+        raise BrainError(f"INFO thread_num {number}: expected at most {MAX_THREADS}")
+    return number
 
 
 def parse_xy(text: str, width: int, height: int) -> tuple[int, int]:
@@ -236,6 +256,7 @@ class Brain:
         self._worker: threading.Thread | None = None
         self._stop = threading.Event()
         self._new_game = True
+        self.compiled = False  # the kernels are ahead-of-time compiled (use_compiled_kernels)
 
     # --- output -----------------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -260,7 +281,7 @@ class Brain:
     def _warmup(self) -> None:
         start = time.perf_counter()
         try:
-            load_kernels(self._rules_ready.set)
+            load_kernels(self._rules_ready.set, compiled=self.compiled)
             self.baseline_rss = rss_bytes()
         except BaseException as exc:  # noqa: BLE001 - reported on the first move
             self.warm_error = f"{type(exc).__name__}: {exc}"
@@ -460,14 +481,7 @@ class Brain:
         if not key:
             raise BrainError("INFO without a key")
         if key in INT_KEYS:
-            try:
-                number = int(value)
-            except ValueError:
-                raise BrainError(f"INFO {key} {value[:40]!r}: expected an integer") from None
-            if key == "rule":
-                rule_from_info(number)
-            if key == "thread_num" and number < 1:
-                raise BrainError(f"INFO thread_num {number}: expected at least 1")
+            number = info_int(key, value)
             if key == "debug":
                 self.debug = number != 0
             self.info[key] = number
@@ -613,10 +627,28 @@ class Brain:
             game.used += time.perf_counter() - t0
             self._add_stone(x, y, OWN)
             self.send(f"{x},{y}")
+            if self.compiled:
+                trim_heap()  # after the reply, off the clock: the lean brain counts its MB
         except BrainError as exc:
             self.send(f"ERROR {exc}")
         except Exception as exc:  # noqa: BLE001 - a brain must answer, never die
-            self.send(f"ERROR internal error: {type(exc).__name__}: {exc}")
+            import traceback
+
+            traceback.print_exc()  # on stderr, which managers show or log, for a bug report
+            self._answer_anyway(f"internal error: {type(exc).__name__}: {exc}")
+
+    def _answer_anyway(self, problem: str) -> None:
+        """After an engine failure, a legal move all the same (the fallback's) rather than an
+        ``ERROR`` that forfeits the game, with the problem in a MESSAGE; ``ERROR`` only when
+        there is no move to make either."""
+        try:
+            x, y = self._fallback(self._own_view(self.board()))
+            self._add_stone(x, y, OWN)
+        except Exception as exc:  # noqa: BLE001
+            self.send(f"ERROR {problem}; no fallback move: {exc}")
+            return
+        self.message(f"{problem}: quick move {x},{y}")
+        self.send(f"{x},{y}")
 
     def _clock(self) -> dict[str, int]:
         """The INFO time keys; without time_left this game, the match time minus our use."""
@@ -646,11 +678,18 @@ class Brain:
         threads = max(1, int(self.info.get("thread_num", 1)))
         key = (rule, game.width, game.height, threads, int(self.info["max_memory"]))
         if self.engine is None or self._engine_key != key:
-            if self.engine is not None:
+            from plies.gomoku.board import rule_code
+            from plies.gomoku.engine import vct
+
+            vct.forget_potentials(rule_code(rule))  # the warm-up built every rule's: 4 MB each
+            if self.engine is not None:  # (not on a first move: a full collection takes ~0.1 s)
                 self.engine = None
                 import gc
 
                 gc.collect()
+                trim_heap()
+            elif self.compiled:
+                trim_heap()  # a few ms: the lean brain's baseline without the warm-up's garbage
             baseline = rss_bytes() or self.baseline_rss or FALLBACK_RSS
             hash_mb = hash_mb_for(
                 int(self.info["max_memory"]),
@@ -906,9 +945,12 @@ class Brain:
         self._board_cache = None
 
 
-def load_kernels(rules_loaded: Callable[[], None] | None = None) -> None:
+def load_kernels(rules_loaded: Callable[[], None] | None = None, compiled: bool = False) -> None:
     """Load (or compile, with a cold numba cache) every kernel a game uses: the rules', then
-    (after calling ``rules_loaded``) the engine's, the root VCT's included."""
+    (after calling ``rules_loaded``) the engine's, the root VCT's included. ``compiled``: the
+    kernels are ahead-of-time compiled (:func:`use_compiled_kernels`): nothing to load, and
+    nothing built beforehand either (the lean brain's memory is for its game: the root VCT
+    tables of the game's rule are built on its first move, about 60 ms)."""
     from plies.gomoku import rules
 
     rules.warmup()
@@ -917,16 +959,66 @@ def load_kernels(rules_loaded: Callable[[], None] | None = None) -> None:
     from plies.gomoku.board import Board
     from plies.gomoku.engine import Engine
 
+    if compiled:
+        return
+
     engine = Engine("freestyle", 15, hash_mb=0.25)  # the constructor loads the search's kernels
     board = Board.from_moves([(7, 7), (8, 8), (7, 8)], 15)
     engine.search(board, depth=2)
     engine.vcf(board, max_nodes=100)
+    # every rule's root VCT tables (4 MB and about 60 ms each, built once per process): else
+    # the first move of a game in a rule not seen yet pays for them on its clock (at 100 ms a
+    # move under load, the brain soak's forfeits)
+    from plies.gomoku.engine import vct
+
+    for code in range(len(rules.RULE_NAMES)):
+        vct.potential_table(code)
+
+
+def use_compiled_kernels() -> bool:
+    """Switch to the ahead-of-time compiled kernels (no numba at run time: docs/pbrain.md,
+    Lean build) when an extension built from these sources is found: in ``$PLIES_AOT_DIR``,
+    else beside :mod:`plies.gomoku.aot`. ``PLIES_AOT=0`` keeps numba's JIT."""
+    if os.environ.get("PLIES_AOT", "") == "0":
+        return False
+    from pathlib import Path
+
+    from plies.gomoku import aot
+
+    where = os.environ.get("PLIES_AOT_DIR")
+    return aot.install(Path(where) if where else None)
+
+
+def one_malloc_arena() -> None:
+    """glibc: one malloc arena for every thread (each thread of the brain's would otherwise
+    get its own, each keeping the memory it freed resident); the lean brain counts its MB."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-8, 1)  # M_ARENA_MAX
+    except (OSError, AttributeError):
+        pass  # not glibc: nothing to tune
+
+
+def trim_heap() -> None:
+    """glibc: give the heap's free pages back to the system (lowers the resident baseline)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the brain on stdin/stdout until END; the exit status is 0."""
     sys.setswitchinterval(0.001)  # the reader and search threads share the GIL politely
+    compiled = use_compiled_kernels()
+    if compiled:
+        one_malloc_arena()
     brain = Brain()
+    brain.compiled = compiled
     brain.start_warmup()
     try:
         status = brain.run()

@@ -157,6 +157,21 @@ def test_node_limited_search_is_deterministic() -> None:
     assert (first.move, first.score, first.nodes) == (second.move, second.score, second.nodes)
 
 
+def test_new_game_without_prefault_forgets_as_a_fresh_engine() -> None:
+    """A brain's engine (``prefault=False``) gets a new lazily zeroed table on ``new_game``:
+    the same search as a fresh engine's, and the old table is let go."""
+    board = Board.from_moves(["h8", "i9", "h10", "g9", "i10", "j11"], 15, "freestyle")
+    fresh = Engine("freestyle", hash_mb=4).search(board, nodes=20000)
+    engine = Engine("freestyle", hash_mb=4, prefault=False)
+    engine.search(Board.from_moves(["h8", "h9", "i8"], 15, "freestyle"), nodes=20000)
+    old = engine.tt
+    assert old.any()
+    engine.new_game()
+    assert engine.tt is not old and engine.tt.shape == old.shape and not engine.tt.any()
+    again = engine.search(board, nodes=20000)
+    assert (again.move, again.score, again.nodes) == (fresh.move, fresh.score, fresh.nodes)
+
+
 def test_movetime_is_respected_and_multipv_gives_distinct_lines() -> None:
     board = Board.from_moves(["h8", "i9", "h10", "g9", "i10", "j11"], 15, "freestyle")
     engine = Engine("freestyle", hash_mb=4)

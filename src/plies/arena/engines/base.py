@@ -84,6 +84,10 @@ class Player(ABC):
         the arena stops waiting; an adapter that cannot stop the engine raises
         ``EngineFailure("timeout")`` then."""
 
+    def prepare_move(self) -> None:  # noqa: B027 - optional hook
+        """Called before the clock of this player's move starts: work that must not count on
+        it (a test harness finishing its exchange with the engine between moves)."""
+
     def last_output(self) -> list[str]:
         """The engine's last lines of I/O (for the record of a failed game)."""
         return []

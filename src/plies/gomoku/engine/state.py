@@ -512,14 +512,16 @@ def undo_inline(st, with_near: bool) -> int:
     val = st.val
     for row in range(st.utop[ply], st.utop[ply + 1]):
         urow = np.uint64(row)
-        q = np.uint64(u[urow, 0])
-        p4[q] = u[urow, 1]
+        # a name of its own: ``q`` above is an int64, and a numba.pycc build (the lean brain's,
+        # plies.gomoku.aot) unifies the two into a float64 index
+        uc = np.uint64(u[urow, 0])
+        p4[uc] = u[urow, 1]
         c = u[urow, 2]
-        cls[0, q] = c & 255
-        cls[1, q] = c >> 8
+        cls[0, uc] = c & 255
+        cls[1, uc] = c >> 8
         v = u[urow, 3]
-        val[0, q] = np.int16(v & 0xFFFF)
-        val[1, q] = v >> 16
+        val[0, uc] = np.int16(v & 0xFFFF)
+        val[1, uc] = v >> 16
     for s in range(2):
         for c in range(N_CLASSES):
             st.counts[s, c] = st.ucounts[ply, s * N_CLASSES + c]

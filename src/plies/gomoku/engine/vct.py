@@ -310,6 +310,13 @@ def _tables(rule: int) -> tuple[np.ndarray, np.ndarray]:
     return tables
 
 
+def forget_potentials(keep: int) -> None:
+    """Drop the potential tables built for rules other than ``keep`` (4 MB each; the brain
+    builds every rule's in its warm-up and keeps its game's)."""
+    for rule in [r for r in _POTENTIALS if r != keep]:
+        del _POTENTIALS[rule]
+
+
 def potential_table(rule: int) -> np.ndarray:
     """The potential table of ``rule`` (built once per process)."""
     return _tables(rule)[0]
