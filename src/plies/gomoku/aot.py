@@ -63,6 +63,12 @@ def _exercise() -> None:
             engine = Engine(rule, size, hash_mb=1, prefault=False)
             engine.search(board, nodes=3000, multipv=2)
             engine.search(board, nodes=3000)
+            # the defence check's gate (a pass) and checks: off by default, but an engine
+            # number may switch them on
+            checked = Engine(
+                rule, size, hash_mb=1, prefault=False, params={"DEFENCE_VCT_SHARE": 20}
+            )
+            checked.search(board, nodes=3000)
             engine.vcf(board, max_nodes=100)
             # a proven root VCT's line is read back with make/undo from Python
             st, tb = state.state_from_board(board, engine.tables)
