@@ -338,3 +338,17 @@ def test_cli_bad_pgn_in_a_fresh_process(tmp_path):
         "error: <stdin>: game 3: bad PGN: illegal san: 'Ke3' in "
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     ]
+
+
+def test_the_noise_band_follows_the_chess_calibration(monkeypatch):
+    import plies.analysis.chess as chess_review
+
+    # measured: a chess search's noise is far below the mistake threshold, so the band never
+    # softens a mistake or a blunder at these budgets
+    assert chess_review.search_noise(3000) < 0.10
+    # the band is the adapter's: with a (made-up) band wider than the loss, the unproven hung
+    # queen would be an inaccuracy at worst, with the note that says why
+    monkeypatch.setattr(chess_review, "NOISE_P90", ((1000, 1.0),))
+    qg4 = by_ply(review_game(load_pgn(text=GAMES["queen"]), BUDGET))[3]
+    assert qg4.classification == "inaccuracy"
+    assert "cannot reliably tell Qg4" in qg4.explanation

@@ -48,6 +48,7 @@ from plies.analysis.scoring import (
     better_note,
     equal_note,
     move_review,
+    noise_band,
     proof_from_lines,
     score_from_values,
     search_position,
@@ -58,6 +59,17 @@ from plies.analysis.scoring import (
 from plies.errors import InvalidOption, InvalidRecord
 
 ANALYSIS_VERSION = "chess-2"
+# How far a search of so many nodes is from a deeper one (10 times the nodes), in win
+# probability: the 90th percentile of the absolute difference over 40 positions of self-play
+# games from the balanced openings (MultiPV 3, fresh tables; benchmarks/review_noise.py
+# --game chess, docs/review.md "Search noise"). Far below Gomoku's: chess values at these
+# budgets move little with depth. Two moves judged by two such searches differ by up to
+# sqrt(2) times it from noise alone (search_noise).
+NOISE_P90 = (
+    (10000, 0.0339),
+    (30000, 0.0290),
+    (100000, 0.0380),
+)
 PLAYERS = ("white", "black")
 # material thresholds (centipawns, the engine's SEE values: pawn 100, knight 320, bishop 330,
 # rook 500, queen 950)
@@ -260,6 +272,12 @@ def value_rules() -> ValueRules:
     return ValueRules(win_probability, _mate_bound(), proof)
 
 
+def search_noise(nodes: int) -> float:
+    """The win-probability difference that two searches of ``nodes`` nodes (about) can give
+    two equal moves (:func:`plies.analysis.scoring.noise_band` on :data:`NOISE_P90`)."""
+    return noise_band(NOISE_P90, nodes)
+
+
 def judge_move(
     ply: int,
     move: str,
@@ -284,7 +302,9 @@ def judge_move(
     bound = _mate_bound()
     mover, opp = sides(before, ply, PLAYERS)
     first = before.lines[0].move if before.lines else None
-    score = score_from_values(move, vb, va, rules, thresholds, first_choice=first)
+    score = score_from_values(
+        move, vb, va, rules, thresholds, first_choice=first, noise=search_noise(before.nodes)
+    )
     lines = score.lines
     top, is_best, classification = score.top, score.is_best, score.classification
     categories: list[str] = []
@@ -425,6 +445,8 @@ def judge_move(
         if classification in BAD_CLASSES and best:
             if score.hindsight and classification == "inaccuracy":
                 notes.append(t("note_hindsight", move=move))
+            elif score.within_noise and classification == "inaccuracy":
+                notes.append(t("note_noise", move=move, best=best))
             notes.append(better_note(t, score))
     return move_review(ply, mover, move, score, classification, categories, facts, notes, before)
 
