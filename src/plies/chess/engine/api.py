@@ -160,6 +160,7 @@ class Engine:
             float(p.get("LMR_DIVISOR", engine_params.LMR_DIVISOR)),
         )
         self.aspiration_delta = int(p.get("ASPIRATION_DELTA", engine_params.ASPIRATION_DELTA))
+        self.aspiration_growth = int(p.get("ASPIRATION_GROWTH", engine_params.ASPIRATION_GROWTH))
         self.time_stability = bool(p.get("TIME_STABILITY", engine_params.TIME_STABILITY))
         self.time_stable = tuple(p.get("TIME_STABLE", engine_params.TIME_STABLE))
         self.time_drop_cp = int(p.get("TIME_DROP_CP", engine_params.TIME_DROP_CP))
@@ -440,7 +441,7 @@ class Engine:
                 beta = min(S.INF, score + delta)
             else:
                 return score
-            delta *= 2
+            delta += max(1, delta * self.aspiration_growth // 100)
             if delta > 1500:
                 alpha, beta = -S.INF, S.INF
 
