@@ -294,13 +294,13 @@ def test_singular_search_of_a_forced_move_fails_low() -> None:
 
 
 def test_singular_extension_switches_off_exactly() -> None:
-    """SINGULAR_DEPTH 0 switches the extension off: a search too shallow for it (depth below
-    SINGULAR_DEPTH) builds the same tree with it on or off; a deep one differs."""
+    """SINGULAR_DEPTH 0 (the default) switches the extension off: a search too shallow for it
+    (depth below SINGULAR_DEPTH) builds the same tree with it on or off; a deep one differs."""
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
-    off = {"SINGULAR_DEPTH": 0}
-    shallow = [Engine(hash_mb=16, params=p).search(board, depth=7).nodes for p in ({}, off)]
+    on, off = {"SINGULAR_DEPTH": 8}, {}
+    shallow = [Engine(hash_mb=16, params=p).search(board, depth=7).nodes for p in (on, off)]
     assert shallow[0] == shallow[1]
-    deep = [Engine(hash_mb=16, params=p).search(board, depth=11) for p in ({}, off)]
+    deep = [Engine(hash_mb=16, params=p).search(board, depth=11) for p in (on, off)]
     assert deep[0].nodes != deep[1].nodes
     assert deep[0].move in board.legal_moves
 
