@@ -248,3 +248,89 @@ def test_history_pruning_shrinks_the_tree_and_switches_off() -> None:
     off = Engine(hash_mb=16).search(board, depth=12)
     assert on.nodes < off.nodes
     assert on.move in board.legal_moves
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ],
+)
+def test_singular_search_skips_exactly_its_move(fen: str) -> None:
+    """The search a singular extension runs (``mem[M_SEXCL + ply]``: this node without one
+    move) equals, at the root, the MultiPV search with that move excluded (a slow but
+    independent way of removing a root move): the same value and the same tree."""
+    pos = Position.from_fen(fen)
+
+    def fresh():
+        return S.new_context(S.new_tt(1), np.zeros(1, dtype=np.int64), pos.pst, Position_w())
+
+    ctx = fresh()
+    S.pvs(pos.bd, pos.st, pos.hist, ctx, -S.INF, S.INF, 5, 0)
+    best = int(ctx.stats[S.S_ROOT_BEST])
+    runs = []
+    for way in ("singular", "multipv"):
+        ctx = fresh()
+        if way == "singular":
+            ctx.mem[S.M_SEXCL] = best
+        else:
+            ctx.excluded[0] = best
+        value = S.pvs(pos.bd, pos.st, pos.hist, ctx, -S.INF, S.INF, 5, 0)
+        runs.append((value, int(ctx.stats[S.S_NODES]), int(ctx.stats[S.S_ROOT_BEST]), best))
+    assert runs[0] == runs[1]
+    assert runs[0][2] != runs[0][3]  # another move is best without the first
+
+
+def test_singular_search_of_a_forced_move_fails_low() -> None:
+    """With its only legal move excluded, the node is not mate or stalemate: the search
+    fails low (the move is singular)."""
+    pos = Position.from_fen("7k/8/8/8/8/8/1r6/K7 w - - 0 1")  # Kxb2 is the only move
+    assert pos.legal_moves() == [chess.Move.from_uci("a1b2")]
+    ctx = S.new_context(S.new_tt(1), np.zeros(1, dtype=np.int64), pos.pst, Position_w())
+    ctx.mem[S.M_SEXCL] = pos.to_int(chess.Move.from_uci("a1b2"))
+    assert S.pvs(pos.bd, pos.st, pos.hist, ctx, -50, -49, 4, 0) == -50
+
+
+def test_singular_extension_switches_off_exactly() -> None:
+    """SINGULAR_DEPTH 0 (the default) switches the extension off: a search too shallow for it
+    (depth below SINGULAR_DEPTH) builds the same tree with it on or off; a deep one differs."""
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    on, off = {"SINGULAR_DEPTH": 8}, {}
+    shallow = [Engine(hash_mb=16, params=p).search(board, depth=7).nodes for p in (on, off)]
+    assert shallow[0] == shallow[1]
+    deep = [Engine(hash_mb=16, params=p).search(board, depth=11) for p in (on, off)]
+    assert deep[0].nodes != deep[1].nodes
+    assert deep[0].move in board.legal_moves
+
+
+def test_time_scale_by_stability_and_score_drop() -> None:
+    from plies.chess.engine.api import time_scale
+
+    table = (1.6, 1.25, 1.0, 0.85, 0.7)
+    scales = [time_scale(k, 0, table, 100) for k in range(8)]
+    assert scales[:5] == list(table) and scales[5:] == [0.7] * 3  # less when stable
+    assert time_scale(4, 50, table, 100) == pytest.approx(0.7 * 1.5)  # more when it drops
+    assert time_scale(4, 500, table, 100) == pytest.approx(1.4)  # at most twice
+    assert time_scale(0, -300, table, 100) == 1.6  # a rising score changes nothing
+
+
+def test_stable_best_move_scales_the_soft_limit(monkeypatch) -> None:
+    """On a clock, the soft limit's factor after each iteration follows the best move's
+    stability: taking a hanging rook stays the best move, so the factor falls to the
+    table's last entry; with TIME_STABILITY 0 it stays 1."""
+    board = chess.Board("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1")
+    scales: dict[int, list[float]] = {1: [], 0: []}
+    for on in (1, 0):
+        e = Engine(hash_mb=16, params={"TIME_STABILITY": on})
+        seen = scales[on]
+
+        def record(start, elapsed, scale=1.0, seen=seen):
+            seen.append(scale)
+            return len(seen) >= 10
+
+        monkeypatch.setattr(e, "_soft_expired", record)
+        e.search(board, time_left=600.0)
+    assert scales[0] == [1.0] * 10
+    assert len(scales[1]) == 10 and scales[1][-1] == pytest.approx(0.7), scales[1]

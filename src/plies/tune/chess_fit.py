@@ -38,14 +38,7 @@ from plies.chess.engine.board import I_EG, I_MG, I_SIDE
 from plies.chess.engine.evaluate import evaluate
 from plies.errors import InvalidOption
 
-SEARCH_NAMES = frozenset(
-    {
-        "LMR_BASE", "LMR_DIVISOR", "ASPIRATION_DELTA", "RFP_MARGIN", "RFP_DEPTH",
-        "FUTILITY_MARGIN", "FUTILITY_PER_PLY", "FUTILITY_DEPTH", "LMP_DEPTH", "DELTA_MARGIN",
-        "NULL_MIN_DEPTH", "NULL_VERIFY_DEPTH", "WIN_PROB_SCALE", "HISTORY_PRUNE_DEPTH",
-        "HISTORY_PRUNE_MARGIN",
-    }
-)  # fmt: skip
+SEARCH_NAMES = P.SEARCH_NAMES
 EVAL_NAMES = tuple(n for n in P.NAMES if n not in SEARCH_NAMES)
 
 

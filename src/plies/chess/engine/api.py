@@ -109,6 +109,17 @@ def allocate_time(
     return soft, hard
 
 
+def time_scale(stable: int, drop: int, table=engine_params.TIME_STABLE,
+               drop_cp: int = engine_params.TIME_DROP_CP) -> float:
+    """The factor on the soft time limit after an iteration: ``table[min(stable, last)]``
+    for ``stable`` iterations in a row with the same best move, times ``1 + drop / drop_cp``
+    (at most 2) when the score fell by ``drop`` centipawns in the iteration."""
+    factor = float(table[min(max(stable, 0), len(table) - 1)])
+    if drop > 0:
+        factor *= 1.0 + min(1.0, drop / drop_cp)
+    return factor
+
+
 class Engine:
     """The plies chess engine. ``Engine(hash_mb=64, threads=1, syzygy_path=None)``; the
     transposition table persists across searches (:meth:`new_game` clears it). ``features``
@@ -136,12 +147,7 @@ class Engine:
                 raise InvalidOption(f"unknown search feature {name!r}: expected one of {known}")
             self.features[S.FEATURE_NAMES.index(name)] = 1 if on else 0
         p = params or {}
-        search_names = {
-            "LMR_BASE", "LMR_DIVISOR", "ASPIRATION_DELTA", "RFP_MARGIN", "RFP_DEPTH",
-            "FUTILITY_MARGIN", "FUTILITY_PER_PLY", "FUTILITY_DEPTH", "LMP_DEPTH",
-            "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_VERIFY_DEPTH", "WIN_PROB_SCALE",
-            "HISTORY_PRUNE_DEPTH", "HISTORY_PRUNE_MARGIN",
-        }  # fmt: skip
+        search_names = engine_params.SEARCH_NAMES
         try:
             self.pst, self.weights = engine_params.eval_arrays(
                 {k: v for k, v in p.items() if k not in search_names}
@@ -154,6 +160,10 @@ class Engine:
             float(p.get("LMR_DIVISOR", engine_params.LMR_DIVISOR)),
         )
         self.aspiration_delta = int(p.get("ASPIRATION_DELTA", engine_params.ASPIRATION_DELTA))
+        self.aspiration_growth = int(p.get("ASPIRATION_GROWTH", engine_params.ASPIRATION_GROWTH))
+        self.time_stability = bool(p.get("TIME_STABILITY", engine_params.TIME_STABILITY))
+        self.time_stable = tuple(p.get("TIME_STABLE", engine_params.TIME_STABLE))
+        self.time_drop_cp = int(p.get("TIME_DROP_CP", engine_params.TIME_DROP_CP))
         self.hash_mb = hash_mb
         self.tt = S.new_tt(hash_mb)
         self.stop_flag = np.zeros(1, dtype=np.int64)
@@ -338,18 +348,21 @@ class Engine:
             S.pvs(pos.bd, pos.st, pos.hist, ctx, -S.INF, S.INF, d, 0)
             d += 1
 
-    def _soft_expired(self, start: float, elapsed: float) -> bool:
+    def _soft_expired(self, start: float, elapsed: float, scale: float = 1.0) -> bool:
         with self._lock:
             soft = self._soft_deadline
         # a fixed movetime (no soft limit) uses all of its time: an unfinished iteration
         # still counts once its first move (the previous best) has been searched
-        return soft is not None and time.perf_counter() - start >= 0.55 * (soft - start)
+        return soft is not None and time.perf_counter() - start >= 0.55 * scale * (soft - start)
 
     def _iterate(self, board, pos, ctx, max_depth, multipv, start, mate, info) -> SearchResult:
         result = SearchResult(None, 0, 0.5, [], 0, 0, 0, 0, 0.0)
         legal = board.legal_moves.count()
         multipv = min(multipv, legal)
+        stable = 0  # iterations in a row with the same best move (time management)
+        scale = 1.0
         for d in range(1, max_depth + 1):
+            previous = result.move, result.score
             lines: list[PVLine] = []
             ctx.excluded[:] = -1
             aborted = False
@@ -393,7 +406,11 @@ class Engine:
                 break
             if legal == 1 and self._hard_deadline is not None and d >= FORCED_MOVE_DEPTH:
                 break
-            if self._soft_expired(start, elapsed):
+            if self.time_stability and previous[0] is not None:
+                stable = stable + 1 if result.move == previous[0] else 0
+                scale = time_scale(stable, previous[1] - result.score, self.time_stable,
+                                   self.time_drop_cp)  # fmt: skip
+            if self._soft_expired(start, elapsed, scale):
                 break
         result.nodes = int(ctx.stats[S.S_NODES])
         if result.move is None:
@@ -424,7 +441,7 @@ class Engine:
                 beta = min(S.INF, score + delta)
             else:
                 return score
-            delta *= 2
+            delta += max(1, delta * self.aspiration_growth // 100)
             if delta > 1500:
                 alpha, beta = -S.INF, S.INF
 

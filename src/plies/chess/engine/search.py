@@ -91,6 +91,7 @@ S_ROOT_SCORE = 5
 S_ROOT_DONE = 6
 S_ROOT_MOVES = 7
 S_NMP_MIN_PLY = 8  # null move disabled below this ply (verification search)
+S_ROOT_DEPTH = 9  # the depth of the current iteration (limits singular extensions)
 S_COUNT = 16
 
 # features[] switches (1 on), for tests of exactness and for measuring each feature's effect
@@ -123,7 +124,9 @@ K_NULL_MIN_DEPTH = 7
 K_NULL_VERIFY_DEPTH = 8
 K_HIST_DEPTH = 9
 K_HIST_MARGIN = 10
-K_COUNT = 12
+K_SE_DEPTH = 11
+K_SE_MARGIN = 12
+K_COUNT = 13
 
 
 def search_knobs(overrides: dict | None = None) -> np.ndarray:
@@ -140,6 +143,8 @@ def search_knobs(overrides: dict | None = None) -> np.ndarray:
     k[K_NULL_VERIFY_DEPTH] = o.get("NULL_VERIFY_DEPTH", PR.NULL_VERIFY_DEPTH)
     k[K_HIST_DEPTH] = o.get("HISTORY_PRUNE_DEPTH", PR.HISTORY_PRUNE_DEPTH)
     k[K_HIST_MARGIN] = o.get("HISTORY_PRUNE_MARGIN", PR.HISTORY_PRUNE_MARGIN)
+    k[K_SE_DEPTH] = o.get("SINGULAR_DEPTH", PR.SINGULAR_DEPTH)
+    k[K_SE_MARGIN] = o.get("SINGULAR_MARGIN", PR.SINGULAR_MARGIN)
     return k
 
 
@@ -163,7 +168,8 @@ M_STATS = M_EXCLUDED + MAX_MOVES  # [S_COUNT]
 M_LMR = M_STATS + S_COUNT  # [64, MAX_MOVES]
 M_FEATURES = M_LMR + 64 * MAX_MOVES  # [F_COUNT]
 M_KNOBS = M_FEATURES + 16  # [K_COUNT]
-M_SIZE = M_KNOBS + 16
+M_SEXCL = M_KNOBS + 16  # [MAX_PLY + 1] the move a singular-extension search at a ply skips
+M_SIZE = M_SEXCL + MAX_PLY + 1
 
 
 class SearchContext(NamedTuple):
@@ -675,14 +681,22 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
 
     if depth < 1:
         depth = np.int64(1)
+    if ply == 0:
+        mem[M_STATS + S_ROOT_DEPTH] = depth
+    # a singular-extension search of this node: the same node without the move ``excl``
+    excl = mem[M_SEXCL + ply]
     key = st[I_HASH]
     tt_move = 0
+    found = False
+    tscore = 0
+    tdepth = 0
+    tbound = 0
     if mem[M_FEATURES + F_TT]:
         found, tmove, tscore, tdepth, tbound = tt_probe(tt, key)
         if found:
             tt_move = tmove
             tscore = score_from_tt(tscore, ply)
-            if not pv_node and tdepth >= depth and ply > 0:
+            if not pv_node and tdepth >= depth and ply > 0 and excl == 0:
                 if tbound == BOUND_EXACT:
                     return tscore
                 if tbound == BOUND_LOWER and tscore >= beta:
@@ -699,7 +713,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
     h = st[I_HPLY]
     last_move = hist[h - 1, H_MOVE] if h > 0 else -1
 
-    if not pv_node and not checked and ply > 0:
+    if not pv_node and not checked and ply > 0 and excl == 0:
         # reverse futility pruning
         if (
             mem[M_FEATURES + F_FUT]
@@ -744,6 +758,36 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                 if v >= beta:
                     return score
 
+    # singular extension: the TT move (a lower bound from nearly this depth) is extended
+    # when every other move fails low against a margin below its score in a search of half
+    # the depth; when even that search fails high above beta, the node is cut (multi-cut).
+    # It runs before this node's moves are generated (it uses this ply's move list too).
+    singular = False
+    if (
+        found
+        and tt_move != 0
+        and excl == 0
+        and ply > 0
+        and mem[M_KNOBS + K_SE_DEPTH] > 0
+        and depth >= mem[M_KNOBS + K_SE_DEPTH]
+        and (tbound & BOUND_LOWER) != 0
+        and tdepth >= depth - 3
+        and abs(tscore) < MATE_BOUND
+        and ply < 2 * mem[M_STATS + S_ROOT_DEPTH]
+    ):
+        sbeta = tscore - mem[M_KNOBS + K_SE_MARGIN] * depth
+        mem[M_SEXCL + ply] = tt_move
+        v = pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, sbeta - 1, sbeta, (depth - 1) // 2,
+                       ply)  # fmt: skip
+        mem[M_SEXCL + ply] = 0
+        mem[M_EVALS + ply] = static
+        if stop[0] != 0:
+            return 0
+        if v < sbeta:
+            singular = True
+        elif sbeta >= beta and not pv_node:
+            return sbeta
+
     # internal iterative reduction: no TT move at a deep node
     if mem[M_FEATURES + F_TT] and tt_move == 0 and depth >= 5 and ply > 0:
         depth -= 1
@@ -762,6 +806,16 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                 ):
                     if mem[M_SCORES + ply * MAX_MOVES + i] > SCORE_BAD_CAPTURE // 2:
                         mem[M_SCORES + ply * MAX_MOVES + i] = SCORE_COUNTER
+    if excl != 0:
+        # a singular-extension search: this node without the move ``excl``
+        k = 0
+        for i in range(n):
+            mv = mem[M_MOVES + ply * MAX_MOVES + i]
+            if mv != excl:
+                mem[M_MOVES + ply * MAX_MOVES + k] = mv
+                mem[M_SCORES + ply * MAX_MOVES + k] = mem[M_SCORES + ply * MAX_MOVES + i]
+                k += 1
+        n = k
     if ply == 0:
         # root: drop excluded moves (MultiPV lines already found)
         k = 0
@@ -859,6 +913,8 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
         new_depth = depth - 1
         if qs_evasion:
             new_depth = np.int64(-1)
+        elif singular and mv == tt_move:
+            new_depth = depth
         if legal == 1:
             score = -pvs_kernel(
                 bd, st, hist, tt, pst, w, mem, stop, -beta, -alpha, new_depth, ply + 1
@@ -922,6 +978,8 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                 mem[M_STATS + S_ROOT_SCORE] = score
 
     if legal == 0:
+        if excl != 0:
+            return alpha  # the excluded move is the only one: singular
         return -MATE + ply if checked else 0
 
     if best_move != 0 and best >= beta and mem[M_FEATURES + F_ORDER]:
@@ -941,7 +999,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                 lto = (last_move >> 6) & 63
                 mem[M_COUNTER + bd[lto] * 64 + lto] = best_move
 
-    if mem[M_FEATURES + F_TT]:
+    if mem[M_FEATURES + F_TT] and excl == 0:
         if best >= beta:
             bound = BOUND_LOWER
         elif best > old_alpha:
