@@ -144,7 +144,7 @@ class Engine:
         try:
             self.tables = ST.make_tables(self.rule_code, params)
         except KeyError as exc:
-            raise InvalidOption(str(exc)) from None
+            raise InvalidOption(str(exc.args[0])) from None
         p = params or {}
         self._search_params = {
             name: int(p.get(name, engine_params.rule_value(name, self.rule_code)))
@@ -200,8 +200,8 @@ class Engine:
         self.vct_free: int | None = None
         # the last search's root VCT: df-pn nodes, CPU seconds, whether it proved a win
         self.root_vct_stats: dict[str, float] = {}
-        # the last search's defence checks (see _check_defence): solver runs, root moves
-        # refuted, solver nodes
+        # the last search's defence checks (see _refuted_by_threats): solver runs, root moves
+        # refuted, solver nodes, the gate's nodes
         self.defence_stats: dict[str, int] = {}
         self._refuted: list[int] = []
         self._defence: tuple[int | None, float | None] | None = None
@@ -556,13 +556,13 @@ class Engine:
         nodes, seconds = budget
         VT._null_flip(st, tb)
         try:
-            won, used = self._solver_wins(
+            line, used = self._solver_line(
                 st, tb, nodes, None if seconds is None else time.perf_counter() + seconds
             )
         finally:
             VT._null_flip(st, tb)
         self.defence_stats["gate_nodes"] = used
-        if won:
+        if line:  # unreplayed: a pass has no board
             self._defence = budget
         return used
 
@@ -574,16 +574,14 @@ class Engine:
         moves = [self._to_move(p) for p in line] if line else []
         return bool(moves) and _replays_as_win(after, moves), used
 
-    def _solver_wins(self, st, tb, nodes: int | None, stop_at: float | None):
-        """Whether the threat solver finds a win for the side to move of ``st`` (unreplayed:
-        the gate's pass has no board); and its nodes."""
-        line, used = self._solver_line(st, tb, nodes, stop_at)
-        return bool(line), used
-
-    def _solver_line(self, st, tb, nodes: int | None, stop_at: float | None):
+    def _solver_line(
+        self, st, tb, nodes: int | None, stop_at: float | None, info: dict | None = None
+    ):
         """The threat solver's line for the side to move of ``st`` (None: none found) within
         ``nodes`` nodes and by ``stop_at`` (perf_counter seconds), and its nodes; a stop by
-        the caller ends it at once."""
+        the caller ends it at once. Its own stop flag is raised by ``stop()`` and by a
+        watchdog at ``stop_at``, which must not stop a search after it. ``info``: see
+        :func:`vct.solve`."""
         ctx = self._vct_context(st.cells.shape[0])
         if nodes is not None:
             ctx.ctl[VT.K_NODE_LIMIT] = nodes
@@ -596,7 +594,7 @@ class Engine:
             watchdog = _Watchdog(self._vct_stop, stop_at)
             watchdog.start()
         try:
-            line = VT.solve(st, tb, ctx, max_depth=self._search_params["ROOT_VCT_DEPTH"])
+            line = VT.solve(st, tb, ctx, max_depth=self._search_params["ROOT_VCT_DEPTH"], info=info)
         finally:
             if watchdog is not None:
                 watchdog.cancel()
@@ -629,6 +627,9 @@ class Engine:
             watchdog.start()
         helpers = []
         vct_nodes = 0
+        self._refuted = []
+        self.defence_stats = {"checks": 0, "refuted": 0, "nodes": 0}
+        self._defence = None
         try:
             st, tb = ST.state_from_board(board, self.tables)
             result = None
@@ -643,9 +644,6 @@ class Engine:
             if nodes is not None:
                 nodes = max(1, nodes - vct_nodes)
             share = self._search_params["DEFENCE_VCT_SHARE"]
-            self._refuted = []
-            self.defence_stats = {"checks": 0, "refuted": 0, "nodes": 0}
-            self._defence = None
             if share > 0 and multipv == 1 and (nodes is not None or movetime is not None):
                 budget = (
                     None if nodes is None else max(1, nodes * share // 100),
@@ -681,7 +679,7 @@ class Engine:
                 t.join()
             if watchdog is not None:
                 watchdog.cancel()
-        vct_nodes += self.defence_stats.get("nodes", 0)
+        vct_nodes += self.defence_stats["nodes"]
         total_nodes = result.nodes + vct_nodes + sum(int(h.stats[S.S_NODES]) for _, h in helpers)
         elapsed = time.perf_counter() - start
         result.nodes = total_nodes
@@ -718,20 +716,14 @@ class Engine:
         if share <= 0 or (movetime is None and nodes is None) or self.stop_flag[0] != 0:
             return None
         t0 = time.process_time()
-        ctx = self._vct_context(st.cells.shape[0])
-        if nodes is not None:
-            ctx.ctl[VT.K_NODE_LIMIT] = max(1, nodes * share // 100)
-        watchdog = None
-        if movetime is not None:
-            watchdog = _Watchdog(self._vct_stop, start + movetime * share / 100)
-            watchdog.start()
-        try:
-            info: dict = {}
-            line = VT.solve(st, tb, ctx, max_depth=self._search_params["ROOT_VCT_DEPTH"], info=info)
-        finally:
-            if watchdog is not None:
-                watchdog.cancel()
-        used = int(ctx.ctl[VT.K_NODES])
+        info: dict = {}
+        line, used = self._solver_line(
+            st,
+            tb,
+            None if nodes is None else max(1, nodes * share // 100),
+            None if movetime is None else start + movetime * share / 100,
+            info,
+        )
         moves = [self._to_move(p) for p in line] if line else []
         won = bool(moves) and _replays_as_win(board, moves)
         self.root_vct_stats = {

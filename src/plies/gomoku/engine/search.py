@@ -86,7 +86,7 @@ S_POLICY_KEEP = 17  # ... at most this far below it (or above it): one ply less 
 S_SE_DEPTH = 18  # singular extensions from this remaining depth (0: off)
 S_SE_MARGIN = 19  # ... the table move is singular if the others fall this much per ply below it
 S_SKIP = 20  # S_SKIP + ply: 1 + the move a singular test skips at that ply (0: none)
-S_COUNT = S_SKIP + 128
+S_COUNT = S_SKIP + MAX_PLY
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
 F_TT = 0
@@ -692,6 +692,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         ctx.stats[S_SKIP + ply] = tt_move + 1
         value = pvs(st, tb, ctx, sbeta - 1, sbeta, (depth - 1) // 2, ply, prev)
         ctx.stats[S_SKIP + ply] = 0
+        ctx.pvlen[ply] = 0  # the test's own line is no line of this node
         if ctx.stop[0] != 0:
             return 0
         if value < sbeta:
