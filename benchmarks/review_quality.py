@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from plies.analysis.gomoku import review_record  # noqa: E402
 from plies.analysis.review import BAD_CLASSES, Budget  # noqa: E402
+from plies.errors import InvalidOption  # noqa: E402
 from plies.gomoku import Board, Move, rules  # noqa: E402
 from plies.gomoku.engine import Engine  # noqa: E402
 from plies.gomoku.records import GameRecord  # noqa: E402
@@ -283,7 +284,10 @@ def main() -> int:
         params = {k: int(v) for k, v in (p.split("=", 1) for p in args.player_param)}
     except ValueError:
         ap.error("--player-param takes NAME=INTEGER")
-    games = self_play_games(args.rule, args.nodes, args.games, args.seed, params)
+    try:
+        games = self_play_games(args.rule, args.nodes, args.games, args.seed, params)
+    except InvalidOption as exc:
+        ap.error(f"--player-param: {exc}")
     totals = {
         "games": len(games), "rows": 0, "worse_than_inaccuracy": 0, "worse_proven": 0,
         "inaccuracies": 0,

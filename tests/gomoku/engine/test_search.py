@@ -344,9 +344,9 @@ def test_singular_extensions_change_the_tree_only_when_switched_on() -> None:
         assert not ctx.stats[S.S_SKIP : S.S_SKIP + S.MAX_PLY].any()
         return result
 
-    default = search({})
-    assert search({"SE_DEPTH": 0, "SE_MARGIN": 1}).nodes == default.nodes
-    assert search({"SE_DEPTH": 4, "SE_MARGIN": 2}).nodes != default.nodes
+    off = search({"SE_DEPTH": 0})
+    assert search({"SE_DEPTH": 0, "SE_MARGIN": 1}).nodes == off.nodes
+    assert search({"SE_DEPTH": 4, "SE_MARGIN": 2}).nodes != off.nodes
 
 
 @pytest.mark.parametrize("rule", ["freestyle", "renju"])
@@ -359,3 +359,10 @@ def test_singular_extensions_keep_the_tactics(rule: str) -> None:
     # block the opponent's four
     board = Board.from_moves(["a1", "h9", "g9", "i9", "o1", "j9", "a15", "k9"], 15, rule)
     assert Engine(rule, hash_mb=4, params=se).search(board, depth=6).move == Move(11, 6)
+
+
+def test_an_unknown_engine_number_is_a_one_line_error() -> None:
+    from plies.errors import InvalidOption
+
+    with pytest.raises(InvalidOption, match=r"^unknown engine parameters: \['FOO'\]$"):
+        Engine("freestyle", hash_mb=1, params={"FOO": 1})
