@@ -58,15 +58,9 @@ def packed_index(combo: tuple[int, ...]) -> int:
 def classic_values(rule: int, pattern_value=None, class_bonus=None) -> np.ndarray:
     """float64[2, N_COMBOS]: the hand-written evaluation's value of every combination (pattern
     values plus the threat-class bonus; the rule's values in :mod:`params` unless given)."""
-    from plies.gomoku.engine import params
-    from plies.gomoku.engine.state import classify_p4
+    from plies.gomoku.engine.state import classify_p4, rule_weights
 
-    if pattern_value is None:
-        pattern_value = params.rule_value("PATTERN_VALUE", rule)
-    if class_bonus is None:
-        class_bonus = params.rule_value("CLASS_BONUS", rule)
-    pv = np.asarray(pattern_value, np.int32)
-    cb = np.asarray(class_bonus, np.int32)
+    pv, cb = rule_weights(rule, pattern_value, class_bonus)
     out = np.zeros((2, N_COMBOS))
     for s in range(2):
         for i, combo in enumerate(COMBOS):

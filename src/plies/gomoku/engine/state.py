@@ -192,15 +192,20 @@ def build_p4_tables(rule: int, pattern_value, class_bonus, cls_out, val_out) -> 
             val_out[s, idx] = v
 
 
-def p4_tables(rule: int, pattern_value=None, class_bonus=None) -> tuple[np.ndarray, np.ndarray]:
-    """The packed-pattern class and value tables of ``rule`` from the parameters (the rule's
-    values in :mod:`params` unless given)."""
+def rule_weights(rule: int, pattern_value=None, class_bonus=None) -> tuple[np.ndarray, np.ndarray]:
+    """The pattern values and class bonuses (int32 arrays) of the hand-written evaluation: the
+    ones given, else the rule's in :mod:`params`."""
     if pattern_value is None:
         pattern_value = params.rule_value("PATTERN_VALUE", rule)
     if class_bonus is None:
         class_bonus = params.rule_value("CLASS_BONUS", rule)
-    pv = np.asarray(pattern_value, np.int32)
-    cb = np.asarray(class_bonus, np.int32)
+    return np.asarray(pattern_value, np.int32), np.asarray(class_bonus, np.int32)
+
+
+def p4_tables(rule: int, pattern_value=None, class_bonus=None) -> tuple[np.ndarray, np.ndarray]:
+    """The packed-pattern class and value tables of ``rule`` from the parameters (the rule's
+    values in :mod:`params` unless given)."""
+    pv, cb = rule_weights(rule, pattern_value, class_bonus)
     cls = np.zeros((2, 1 << 16), dtype=np.uint8)
     val = np.zeros((2, 1 << 16), dtype=np.int32)
     build_p4_tables(rule, pv, cb, cls, val)
