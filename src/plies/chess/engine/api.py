@@ -109,8 +109,12 @@ def allocate_time(
     return soft, hard
 
 
-def time_scale(stable: int, drop: int, table=engine_params.TIME_STABLE,
-               drop_cp: int = engine_params.TIME_DROP_CP) -> float:
+def time_scale(
+    stable: int,
+    drop: int,
+    table=engine_params.TIME_STABLE,
+    drop_cp: int = engine_params.TIME_DROP_CP,
+) -> float:
     """The factor on the soft time limit after an iteration: ``table[min(stable, last)]``
     for ``stable`` iterations in a row with the same best move, times ``1 + drop / drop_cp``
     (at most 2) when the score fell by ``drop`` centipawns in the iteration."""
