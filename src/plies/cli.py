@@ -1183,11 +1183,19 @@ def train() -> None:
     show_default=True,
     help="Weight of the game result in the label (the rest: the search score).",
 )
-@click.option("--steps", type=int, default=400, show_default=True, help="Fit iterations.")
+@click.option(
+    "--td",
+    type=float,
+    default=0.7,
+    show_default=True,
+    help="--target threat: the TD(lambda) of the labels (1: the game result alone).",
+)
+@click.option("--steps", type=int, help="Fit iterations (default: 400; 600 for threat).")
 @click.option(
     "--prior",
     type=float,
-    help="Pull toward the hand-written values (default: 1e-7 for eval, 1e-4 for order).",
+    help="Pull toward the hand-written values (default: 1e-7 for eval, 1e-4 for order and "
+    "choice); for threat, toward no term (default 10).",
 )
 @click.option(
     "--backend",
@@ -1200,18 +1208,19 @@ def train() -> None:
 @click.option("--fit/--no-fit", default=True, help="Fit a table after the games (default on).")
 @click.option(
     "--target",
-    type=click.Choice(["eval", "order", "choice"]),
+    type=click.Choice(["eval", "order", "choice", "threat"]),
     default="eval",
     show_default=True,
     help="What to fit: the evaluation's table to results and scores (eval), the search's "
-    "move order to the moves the self-play search chose (order), or the evaluation's table "
-    "to those moves (choice: the chosen move's position should evaluate best).",
+    "move order to the moves the self-play search chose (order), the evaluation's table "
+    "to those moves (choice: the chosen move's position should evaluate best), or the "
+    "evaluation's threat term to the principal variations' leaves (threat, TD-leaf).",
 )
 def train_gomoku(**kw) -> None:
     """Self-play games at a fixed node budget, then fit the learned evaluation's table of
     pattern-combination values to their results and search scores (or, with --target order,
     the search's move order to the moves it chose; with --target choice, the evaluation to
-    those moves)."""
+    those moves; with --target threat, the evaluation's threat term by TD-leaf)."""
     from plies.tune.train import TrainRequest
     from plies.tune.train import train_gomoku as run
 
@@ -1221,6 +1230,8 @@ def train_gomoku(**kw) -> None:
         raise InvalidOption(f"--games must be at least 1, not {kw['games']}")
     kw["extra_data"] = tuple(kw["extra_data"])
     kw["rule"] = kw["rule"].lower()
+    if kw["steps"] is None:
+        kw["steps"] = 600 if kw["target"] == "threat" else 400
     run(TrainRequest(**kw), _console())
 
 

@@ -30,6 +30,7 @@ FINGERPRINT = EXTENSION + ".fingerprint"
 MODULES = (
     "plies.gomoku.rules",
     "plies.gomoku.engine.patterns",
+    "plies.gomoku.engine.threat_eval",
     "plies.gomoku.engine.state",
     "plies.gomoku.engine.search",
     "plies.gomoku.engine.vcf",

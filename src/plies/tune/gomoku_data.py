@@ -11,7 +11,9 @@ search score (side to move's view): with the game's result, the label of that po
 
 Games are written one JSON object a line as they finish (``seed``, ``rule``, ``size``,
 ``nodes``, ``opening`` = the number of random stones, ``moves`` as pbrain ``x,y``, ``scores``
-with ``null`` for the random stones, ``winner`` 0/1/2). A game is fully determined by its
+with ``null`` for the random stones, ``pvs``: each engine move's principal variation, the
+move itself first, empty for the random stones; absent in files written before session 13;
+``winner`` 0/1/2). A game is fully determined by its
 settings and seed, so a run that is interrupted (Ctrl-C keeps every finished game) resumes by
 playing only the seeds its file lacks.
 """
@@ -87,9 +89,11 @@ def play_game(settings: SelfPlaySettings, seed: int, engine=None) -> dict:
     opening = len(board.history)
     engine.new_game()
     scores: list[int | None] = [None] * opening
+    pvs: list[list[str]] = [[] for _ in range(opening)]
     while not board.is_over:
         result = engine.search(board, nodes=settings.nodes)
         scores.append(int(result.score))
+        pvs.append([m.pbrain() for m in result.pv])
         board.play(result.move)
     return {
         "seed": seed,
@@ -97,6 +101,7 @@ def play_game(settings: SelfPlaySettings, seed: int, engine=None) -> dict:
         "opening": opening,
         "moves": [m.pbrain() for m in board.history],
         "scores": scores,
+        "pvs": pvs,
         "winner": int(board.winner),
     }
 
@@ -224,7 +229,10 @@ def replay(
             raise InvalidOption(f"game {record.get('seed')} is {record.get('rule')}, not {rule}")
         board = Board(record["size"], rule, forbidden="loses")
         if tables is None or tables[0] != record["size"]:
-            tables = (record["size"], ST.make_tables(board.rule_code, {"EVAL": "classic"}))
+            tables = (
+                record["size"],
+                ST.make_tables(board.rule_code, {"EVAL": "classic", "THREAT": "off"}),
+            )
         tb = tables[1]
         st, _ = ST.state_from_board(board, tb)
         stride = int(st.info[ST.I_STRIDE])

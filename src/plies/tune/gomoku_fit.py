@@ -100,11 +100,19 @@ def features(
     defence: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     quiet: bool = False,
+    leaf: bool = False,
+    td: float | None = None,
 ) -> Dataset:
     """The dataset of every labelled position of ``games`` (records of
     :mod:`plies.tune.gomoku_data`, all of ``rule``); ``quiet`` keeps only positions where
     the side to move has no four to make and the opponent no four-three, flex four or double
-    three (the static evaluation's own ground: elsewhere the search decides)."""
+    three (the static evaluation's own ground: elsewhere the search decides).
+
+    ``leaf`` (TD-leaf): the features are those of the position at the end of the move's
+    principal variation (the records' ``pvs``), the position whose static evaluation the
+    search's score came from, seen from its own side to move (the label flips with the
+    line's parity); a leaf with a five to make or to block is left out. ``td`` (0..1) labels a
+    position with its TD(lambda) return (:func:`td_returns`) instead of the ``lam`` blend."""
     from plies.gomoku.engine import params
     from plies.gomoku.engine import state as ST
     from plies.gomoku.rules import EMPTY
@@ -122,16 +130,39 @@ def features(
     rows_value: list[np.ndarray] = []
     targets: list[float] = []
     game_ids: list[int] = []
-    for record, ply, st, _, _, score in replay(games, rule, progress):
+    if td is not None and not 0.0 <= td <= 1.0:
+        raise InvalidOption(f"td lambda must be within 0..1, not {td}")
+    returns: list[float] = []
+    for record, ply, st, tb, _, score in replay(games, rule, progress):
+        if ply == 0 and td is not None:
+            returns = td_returns(record, td)
         side = 1 + ply % 2  # black moves at even plies
         s = side - 1
         if (
-            score is not None
-            and abs(score) < WIN_SCORE_LIMIT
-            and st.counts[s, ST.C_FIVE] == 0
+            score is None
+            or abs(score) >= WIN_SCORE_LIMIT
+            or st.counts[s, ST.C_FIVE] != 0
+            or st.counts[1 - s, ST.C_FIVE] != 0
+        ):
+            continue
+        winner = record["winner"]
+        result = 0.5 if winner == 0 else (1.0 if winner == side else 0.0)
+        if td is not None:
+            target = returns[ply]
+        else:
+            searched = 1.0 / (1.0 + math.exp(-score / params.WIN_PROB_SCALE))
+            target = lam * result + (1.0 - lam) * searched
+        line = _line(record, ply, st) if leaf else []
+        for p in line:
+            ST.make(st, tb, p)
+        if len(line) % 2:
+            s, target = 1 - s, 1.0 - target
+        usable = (
+            st.counts[s, ST.C_FIVE] == 0
             and st.counts[1 - s, ST.C_FIVE] == 0
             and not (quiet and _threatened(st, s))
-        ):
+        )
+        if usable:
             empty = np.flatnonzero(st.cells == EMPTY)
             packed = st.p4[empty].astype(np.int64)
             per_side = (index_of[packed & 0xFFFF], index_of[packed >> 16])
@@ -145,11 +176,10 @@ def features(
             tempo = np.array([n_tables * n])
             rows_index.append(np.concatenate([fo + own_base, fp + opp_base, tempo]))
             rows_value.append(np.concatenate([a * own_counts[fo], -d * opp_counts[fp], [1.0]]))
-            winner = record["winner"]
-            result = 0.5 if winner == 0 else (1.0 if winner == side else 0.0)
-            searched = 1.0 / (1.0 + math.exp(-score / params.WIN_PROB_SCALE))
-            targets.append(lam * result + (1.0 - lam) * searched)
+            targets.append(target)
             game_ids.append(int(record["seed"]))
+        for _ in line:
+            ST.undo(st, tb)
     lengths = np.array([len(r) for r in rows_index], dtype=np.int64)
     indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=indptr[1:])
@@ -162,6 +192,61 @@ def features(
         np.array(game_ids, dtype=np.int64),
         n_tables * n + 1,
     )
+
+
+def td_returns(record: dict, lam: float) -> list[float]:
+    """Each position's TD(lambda) return for its side to move: the win probabilities of the
+    later searches' scores (each from its own mover's view, turned to this one's), weighted
+    ``(1 - lam) * lam**(k - 1)`` for the search ``k`` moves later, and the game's result with
+    the rest of the weight; the last position's return is the result. Random opening stones
+    (no score) get the return of the first searched position after them, seen from their side."""
+    from plies.gomoku.engine import params
+
+    scores = record["scores"]
+    n = len(scores)
+    winner = record["winner"]
+    returns = [0.5] * n
+    if n == 0:
+        return returns
+    last_side = 1 + (n - 1) % 2
+    g = 0.5 if winner == 0 else (1.0 if winner == last_side else 0.0)
+    returns[n - 1] = g
+    for t in range(n - 2, -1, -1):
+        nxt = scores[t + 1]
+        if nxt is None:
+            g = 1.0 - g  # the next stone was random: its return, seen from this side
+        else:
+            v = 1.0 / (
+                1.0
+                + math.exp(
+                    -max(-WIN_SCORE_LIMIT, min(WIN_SCORE_LIMIT, nxt)) / params.WIN_PROB_SCALE
+                )
+            )
+            g = 1.0 - ((1.0 - lam) * v + lam * g)
+        returns[t] = g
+    return returns
+
+
+def _line(record: dict, ply: int, st) -> list[int]:
+    """The engine cells of the principal variation of move ``ply`` (empty when the record has
+    none), cut before a cell that is not empty (a line that a stop left inconsistent)."""
+    from plies.gomoku.engine import state as ST
+    from plies.gomoku.rules import EMPTY
+
+    pvs = record.get("pvs")
+    if not pvs or ply >= len(pvs):
+        return []
+    stride = int(st.info[ST.I_STRIDE])
+    cells: list[int] = []
+    seen: set[int] = set()
+    for move in pvs[ply]:
+        x, y = (int(v) for v in move.split(","))
+        p = (y + ST.PAD) * stride + x + ST.PAD
+        if p in seen or st.cells[p] != EMPTY:
+            break
+        seen.add(p)
+        cells.append(p)
+    return cells
 
 
 def _threatened(st, s: int) -> bool:

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plies.tune import gomoku_choice, gomoku_data, gomoku_fit, gomoku_policy
+from plies.tune import gomoku_choice, gomoku_data, gomoku_fit, gomoku_policy, gomoku_threat
 
-# the pull toward the hand-written values, per target
-PRIORS = {"eval": 1e-7, "order": 1e-4, "choice": 1e-4}
+# the pull toward the hand-written values (threat: toward no term), per target
+PRIORS = {"eval": 1e-7, "order": 1e-4, "choice": 1e-4, "threat": 10.0}
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,7 @@ class TrainRequest:
     random_moves: int = 4
     evaluation: str = "classic"
     lam: float = 0.5
+    td: float = 0.7
     steps: int = 400
     learning_rate: float = 4.0
     prior: float | None = None  # None: the target's default (PRIORS)
@@ -83,6 +84,8 @@ def train_gomoku(request: TrainRequest, console: Any) -> dict | None:
         return _train_order(request, games, console)
     if request.target == "choice":
         return _train_choice(request, games, console)
+    if request.target == "threat":
+        return _train_threat(request, games, console)
     with _bar(console) as bar:
         task = bar.add_task("positions", total=len(games))
         data = gomoku_fit.features(
@@ -179,4 +182,34 @@ def _train_choice(request: TrainRequest, games: list[dict], console: Any) -> dic
             f"{hand['cross_entropy']:.3f} -> {fitted['cross_entropy']:.3f}"
         )
     console.print(f"table written to {path} (report: {path.with_suffix('.json')})")
+    return result.report
+
+
+def _train_threat(request: TrainRequest, games: list[dict], console: Any) -> dict:
+    """Fit the evaluation's threat term to the principal variations' leaves of ``games``
+    (:mod:`plies.tune.gomoku_threat`) and save it with its report."""
+    from functools import partial
+
+    if not any(g.get("pvs") for g in games):
+        console.print(
+            "note: these games carry no principal variations (written before session 13): "
+            "the searched positions themselves are fitted"
+        )
+    data, result = _data_and_fit(
+        request,
+        games,
+        console,
+        partial(gomoku_threat.threat_data, td=request.td),
+        gomoku_threat.fit,
+        "threat",
+    )
+    result.report.update(td=request.td)
+    path = gomoku_threat.save(result, request.out)
+    before, after = result.report["loss_before"], result.report["loss_after"]
+    console.print(
+        f"{data.size} leaves from {len(games)} games; held-out loss {before['test']:.4f} -> "
+        f"{after['test']:.4f} (train {before['train']:.4f} -> {after['train']:.4f}), "
+        f"scale {result.scale:.3f}"
+    )
+    console.print(f"threat table written to {path} (report: {path.with_suffix('.json')})")
     return result.report

@@ -124,12 +124,14 @@ class GomokuEnginePlayer(_EnginePlayer):
     """The plies Gomoku engine (:class:`plies.gomoku.engine.Engine`) in this process (options:
     see :class:`_EnginePlayer`, and ``eval``: ``learned`` (the default), ``classic`` or the path
     of a learned table, see :mod:`plies.gomoku.engine.combos`; ``order``, the search's move
-    order, the same three choices; ``book``: ``off`` (the default: measurements), ``default``
+    order, the same three choices; ``threat``, the evaluation's threat term: ``learned`` (the
+    default), ``off`` or the path of a table, see :mod:`plies.gomoku.engine.threat_eval`;
+    ``book``: ``off`` (the default: measurements), ``default``
     (the book shipped for the game) or a book file, :mod:`plies.gomoku.book`; and any scalar
     tunable number of :mod:`plies.gomoku.engine.params` by its name, e.g. ``LMR_BASE=0.75``,
     for tuning matches)."""
 
-    OPTIONS = (*_EnginePlayer.OPTIONS, "eval", "order", "book")
+    OPTIONS = (*_EnginePlayer.OPTIONS, "eval", "order", "threat", "book")
     SPEC = "plies:gomoku"
     games = frozenset({"gomoku"})
     _key: tuple | None = None
@@ -155,6 +157,14 @@ class GomokuEnginePlayer(_EnginePlayer):
                 load_order(self.order)
             except (OSError, ValueError) as exc:
                 raise InvalidOption(f"option order: cannot load {self.order!r}: {exc}") from None
+        self.threat = options.get("threat", "learned")
+        if self.threat not in ("learned", "off"):
+            from plies.gomoku.engine.threat_eval import load_threat
+
+            try:
+                load_threat(self.threat)
+            except (OSError, ValueError) as exc:
+                raise InvalidOption(f"option threat: cannot load {self.threat!r}: {exc}") from None
         self.book_spec = options.get("book", "off")
         if self.book_spec not in ("off", "default"):
             from plies.gomoku.book import Book
@@ -172,7 +182,12 @@ class GomokuEnginePlayer(_EnginePlayer):
                 height=setup.height,
                 hash_mb=self.hash_mb,
                 threads=self.threads,
-                params={"EVAL": self.evaluation, "ORDER": self.order, **self.params},
+                params={
+                    "EVAL": self.evaluation,
+                    "ORDER": self.order,
+                    "THREAT": self.threat,
+                    **self.params,
+                },
             )
             self._key = key
         else:

@@ -27,6 +27,11 @@ CLASS_BONUS = np.array([0, 0, 165, 0, 287, 497, 0, 0], dtype=np.int32)
 # the path of a learned table (.npy)
 EVAL = "learned"
 
+# the threat term of the evaluation (threat_eval.py): "learned" (the table trained by plies.tune
+# and shipped for the rule, when there is one: plies/data/gomoku-threat-<rule>.npy), "off" or
+# the path of a table
+THREAT = "learned"
+
 # the search's order of quiet moves: "learned" (the policy table trained by plies.tune and
 # shipped for the rule, when there is one: plies/data/gomoku-order-<rule>.npy), "classic" (cell
 # values plus threat-class bonuses, search.OWN_CLASS_SCORE / BLOCK_CLASS_SCORE) or a table's path
@@ -119,6 +124,7 @@ def rule_value(name: str, rule: int | str):
 TUNABLE = (
     "EVAL",
     "ORDER",
+    "THREAT",
     "COMBO_VALUE",
     "PATTERN_VALUE",
     "CLASS_BONUS",

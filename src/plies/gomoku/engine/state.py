@@ -30,6 +30,7 @@ from numba.extending import intrinsic
 from plies.gomoku import rules
 from plies.gomoku.engine import params
 from plies.gomoku.engine import patterns as P
+from plies.gomoku.engine import threat_eval as TE
 from plies.gomoku.rules import BLACK, EMPTY, PAD, RENJU, WALL, WHITE
 
 # threat classes of an empty cell for one side (what playing there makes)
@@ -117,6 +118,7 @@ class Tables(NamedTuple):
     zobrist: np.ndarray  # uint64[3, MAX_PADDED]; row 0 holds the side-to-move key
     weights: np.ndarray  # int32[W_COUNT]: scalar weights (W_* slots), passed so kernels
     # never freeze tunable numbers into their compiled code
+    threat: np.ndarray  # int16[2, threat_eval.MASKS]: the threat term by colour to move and mask
 
 
 class State(NamedTuple):
@@ -237,8 +239,8 @@ def combo_values(rule: int, overrides: dict) -> np.ndarray | None:
 
 def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     """All tables for ``rule``; ``overrides`` replaces parameters of :mod:`params` by name
-    (``PATTERN_VALUE``, ``CLASS_BONUS``, ``ATTACK``, ``DEFENCE``, ``EVAL``, ``COMBO_VALUE``),
-    for tuning."""
+    (``PATTERN_VALUE``, ``CLASS_BONUS``, ``ATTACK``, ``DEFENCE``, ``EVAL``, ``COMBO_VALUE``,
+    ``THREAT``), for tuning."""
     overrides = dict(overrides or {})
     unknown = set(overrides) - set(params.TUNABLE)
     if unknown:
@@ -262,7 +264,8 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     weights[W_DEFENCE] = overrides.get("DEFENCE", params.rule_value("DEFENCE", rule))
     both = P.pattern_table(rule)
     packed = both[0] | (both[1] << 4)  # one look-up gives both sides' patterns
-    return Tables(packed, cv, ev, zob, weights)
+    threat = TE.threat_table(rule, str(overrides.get("THREAT", params.rule_value("THREAT", rule))))
+    return Tables(packed, cv, ev, zob, weights, threat)
 
 
 def new_state(width: int, height: int, rule: int) -> State:
@@ -560,11 +563,13 @@ def hash_of(st) -> np.uint64:
 
 @njit(cache=True, nogil=True, _nrt=False)
 def evaluate(st, tb) -> int:
-    """Static evaluation for the side to move (centi-units)."""
+    """Static evaluation for the side to move (centi-units): the cell-value sums and the
+    threat term (:mod:`threat_eval`)."""
     s = st.info[I_SIDE] - 1
     own = st.info[I_EVALSUM + s]
     opp = st.info[I_EVALSUM + 1 - s]
-    return (own * tb.weights[W_ATTACK] - opp * tb.weights[W_DEFENCE]) // 64
+    cells = (own * tb.weights[W_ATTACK] - opp * tb.weights[W_DEFENCE]) // 64
+    return cells + tb.threat[s, TE.mask_of(st.counts, s)]
 
 
 def state_from_board(

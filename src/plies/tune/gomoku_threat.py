@@ -1,0 +1,251 @@
+"""Fitting the threat term of the Gomoku evaluation (:mod:`plies.gomoku.engine.threat_eval`).
+
+Data (TD-leaf): every engine move of the self-play games (:mod:`plies.tune.gomoku_data`,
+records with ``pvs``) gives the position at the end of that move's principal variation, the
+position whose static evaluation the search's score came from. Its features are the threat
+mask of its side to move and its cell-value evaluation (the hand-written part, ``base``); its
+label is the searched position's TD(lambda) return (:func:`plies.tune.gomoku_fit.td_returns`:
+the later searches' win probabilities and the result), turned to the leaf's side to move when
+the line has odd length. Leaves with a five to make or block or (by default) an open three
+on the board, and positions whose search proved a win or loss, are left out.
+
+Model: ``P(win) = sigmoid((scale * base + T[mask]) / WIN_PROB_SCALE)`` with, per colour to move
+under Renju (one shared set otherwise), ``T[mask] = own[side bucket] + opp[opponent bucket] +
+both[coarse own, coarse opponent]`` (the coarse bucket: flex / double / four present or not),
+so that the 20,736 masks share 352 numbers and a rare mask is built from common parts. Loss:
+the summed cross-entropy plus ``prior * sum((T / WIN_PROB_SCALE)^2)`` over the parts (a prior
+of ``k`` acts like ``k`` positions at even odds for each part); Adam, full batch. The table the
+engine adds is ``T / scale``: the evaluation stays in the hand-written part's units. Games
+whose seed is a multiple of 10 are held out.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from plies.errors import InvalidOption
+from plies.gomoku.engine import threat_eval as TE
+from plies.tune.gomoku_fit import WIN_SCORE_LIMIT, _line, td_returns
+
+N_COARSE = 8  # flex, double, four: each present or not
+
+
+@dataclass
+class ThreatData:
+    """One row per labelled leaf: its cell-value evaluation, the two sides' buckets, the colour
+    to move (0 black), the target and the game's seed."""
+
+    base: np.ndarray
+    own: np.ndarray
+    opp: np.ndarray
+    colour: np.ndarray
+    target: np.ndarray
+    game: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return len(self.target)
+
+    def subset(self, rows: np.ndarray) -> ThreatData:
+        return ThreatData(*(getattr(self, f)[rows] for f in self.__dataclass_fields__))
+
+
+def coarse_of(side_mask: np.ndarray) -> np.ndarray:
+    """The coarse bucket (0..7: flex, double and four present or not) of side masks."""
+    three = TE.THREE_BUCKETS
+    rest = side_mask // three
+    four = rest % TE.FOUR_BUCKETS
+    rest //= TE.FOUR_BUCKETS
+    double = rest % TE.DOUBLE_BUCKETS
+    flex = rest // TE.DOUBLE_BUCKETS
+    return (flex > 0) * 4 + (double > 0) * 2 + (four > 0)
+
+
+def threat_data(
+    games: list[dict],
+    rule: str,
+    td: float = 0.7,
+    progress: Callable[[int, int], None] | None = None,
+    quiet: bool = True,
+) -> ThreatData:
+    """The leaves of every engine move of ``games`` (all ``rule``), labelled as described
+    above; games without principal variations use the searched position itself. ``quiet``
+    keeps only the leaves the search would evaluate statically: neither side has an open
+    three (the search answers the opponent's below its horizon and scores its own as a win),
+    so a principal variation cut short by a table hit does not teach the term about
+    positions it never scores."""
+    from plies.gomoku.engine import state as ST
+    from plies.tune.gomoku_data import replay
+
+    if not 0.0 <= td <= 1.0:
+        raise InvalidOption(f"td lambda must be within 0..1, not {td}")
+    cols: dict[str, list] = {k: [] for k in ("base", "own", "opp", "colour", "target", "game")}
+    returns: list[float] = []
+    for record, ply, st, tb, _, score in replay(games, rule, progress):
+        if ply == 0:
+            returns = td_returns(record, td)
+        if score is None or abs(score) >= WIN_SCORE_LIMIT:
+            continue
+        line = _line(record, ply, st)
+        for p in line:
+            ST.make(st, tb, p)
+        s = int(st.info[ST.I_SIDE]) - 1
+        target = returns[ply] if len(line) % 2 == 0 else 1.0 - returns[ply]
+        fives = st.counts[s, ST.C_FIVE] + st.counts[1 - s, ST.C_FIVE]
+        threes = st.counts[s, ST.C_FLEX4] + st.counts[1 - s, ST.C_FLEX4]
+        if fives == 0 and not (quiet and threes > 0):
+            cols["base"].append(ST.evaluate(st, tb))
+            cols["own"].append(TE.side_mask(st.counts, s))
+            cols["opp"].append(TE.side_mask(st.counts, 1 - s))
+            cols["colour"].append(s)
+            cols["target"].append(target)
+            cols["game"].append(int(record["seed"]))
+        for _ in line:
+            ST.undo(st, tb)
+    types = {"base": np.float64, "target": np.float64}
+    return ThreatData(**{k: np.asarray(v, dtype=types.get(k, np.int64)) for k, v in cols.items()})
+
+
+@dataclass
+class ThreatFit:
+    """The fitted parts (logit units times WIN_PROB_SCALE), the scale, and the fit's report."""
+
+    own: np.ndarray  # [colours, SIDE_MASKS]
+    opp: np.ndarray  # [colours, SIDE_MASKS]
+    both: np.ndarray  # [colours, N_COARSE * N_COARSE]
+    scale: float
+    report: dict = field(default_factory=dict)
+
+    def table(self) -> np.ndarray:
+        """The engine's table, int16[2, MASKS] (``T / scale``, both colours)."""
+        colours = self.own.shape[0]
+        coarse = coarse_of(np.arange(TE.SIDE_MASKS))
+        out = np.zeros((2, TE.MASKS))
+        for c in range(2):
+            k = c if colours == 2 else 0
+            t = (
+                self.own[k][:, None]
+                + self.opp[k][None, :]
+                + self.both[k].reshape(N_COARSE, N_COARSE)[coarse[:, None], coarse[None, :]]
+            )
+            out[c] = t.reshape(-1) / self.scale
+        return np.clip(np.rint(out), -32000, 32000).astype(np.int16)
+
+
+def _logits(data: ThreatData, k: np.ndarray, own, opp, both, scale: float) -> np.ndarray:
+    from plies.gomoku.engine.params import WIN_PROB_SCALE
+
+    co, cp = coarse_of(data.own), coarse_of(data.opp)
+    t = own[k, data.own] + opp[k, data.opp] + both[k, co * N_COARSE + cp]
+    return (scale * data.base + t) / WIN_PROB_SCALE
+
+
+def cross_entropy(data: ThreatData, z: np.ndarray) -> float:
+    """Mean cross-entropy of ``sigmoid(z)`` against the targets."""
+    t = data.target
+    return float(np.mean(t * np.logaddexp(0, -z) + (1 - t) * np.logaddexp(0, z)))
+
+
+def fit(
+    data: ThreatData,
+    rule: str,
+    *,
+    steps: int = 600,
+    learning_rate: float = 0.05,
+    prior: float = 10.0,
+    progress: Callable[[int, int], None] | None = None,
+) -> ThreatFit:
+    """Fit the parts and the scale to ``data`` (Adam, full batch; see the module's text)."""
+    from plies.gomoku.engine.params import WIN_PROB_SCALE
+    from plies.tune.gomoku_fit import shared_table
+
+    if data.size == 0:
+        raise InvalidOption("no labelled positions to fit")
+    held = (data.game % 10) == 0
+    split = held.any() and (~held).any()
+    train = data.subset(np.flatnonzero(~held)) if split else data
+    test = data.subset(np.flatnonzero(held)) if split else data
+    colours = 1 if shared_table(rule) else 2
+    sizes = (TE.SIDE_MASKS, TE.SIDE_MASKS, N_COARSE * N_COARSE)
+    # parameters in logit units: the three parts per colour, then log(scale)
+    parts = [np.zeros((colours, n)) for n in sizes]
+    log_scale = 0.0
+    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in parts] + [(0.0, 0.0)]
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    ktrain = train.colour if colours == 2 else np.zeros_like(train.colour)
+    co, cp = coarse_of(train.own), coarse_of(train.opp)
+    index = (train.own, train.opp, co * N_COARSE + cp)
+
+    def logits(d: ThreatData, k: np.ndarray) -> np.ndarray:
+        w = [p * WIN_PROB_SCALE for p in parts]
+        return _logits(d, k, *w, math.exp(log_scale))
+
+    def colour_of(d: ThreatData) -> np.ndarray:
+        return d.colour if colours == 2 else np.zeros_like(d.colour)
+
+    before = (
+        cross_entropy(train, train.base / WIN_PROB_SCALE),
+        cross_entropy(test, test.base / WIN_PROB_SCALE),
+    )
+    for step in range(1, steps + 1):
+        z = logits(train, ktrain)
+        r = 1.0 / (1.0 + np.exp(-z)) - train.target  # d(summed CE)/dz
+        grads = []
+        for p, idx, n in zip(parts, index, sizes, strict=True):
+            g = np.zeros_like(p)
+            for c in range(colours):
+                sel = ktrain == c
+                g[c] = np.bincount(idx[sel], weights=r[sel], minlength=n)
+            grads.append(g + 2 * prior * p)
+        grads.append(float(np.sum(r * train.base / WIN_PROB_SCALE)) * math.exp(log_scale))
+        scale_n = train.size  # Adam is scale-free, but keep the step of log(scale) sane
+        for i, g in enumerate(grads):
+            m, v = moments[i]
+            if i == len(parts):
+                g = g / scale_n
+            m = b1 * m + (1 - b1) * g
+            v = b2 * v + (1 - b2) * g * g
+            moments[i] = (m, v)
+            delta = learning_rate * (m / (1 - b1**step)) / (np.sqrt(v / (1 - b2**step)) + eps)
+            if i < len(parts):
+                parts[i] -= delta
+            else:
+                log_scale -= float(delta)
+        if progress:
+            progress(step, steps)
+    result = ThreatFit(*(p * WIN_PROB_SCALE for p in parts), math.exp(log_scale))
+    after = (
+        cross_entropy(train, logits(train, ktrain)),
+        cross_entropy(test, logits(test, colour_of(test))),
+    )
+    result.report = {
+        "rule": rule,
+        "target": "threat",
+        "positions": int(data.size),
+        "train_positions": int(train.size),
+        "test_positions": int(test.size),
+        "steps": steps,
+        "learning_rate": learning_rate,
+        "prior": prior,
+        "scale": result.scale,
+        "loss_before": {"train": before[0], "test": before[1]},
+        "loss_after": {"train": after[0], "test": after[1]},
+    }
+    return result
+
+
+def save(result: ThreatFit, path: str | Path) -> Path:
+    """Write the engine's table (``.npy``) and, beside it, the fit's report (``.json``)."""
+    path = Path(path)
+    if path.suffix != ".npy":
+        raise InvalidOption(f"the table file must end in .npy, not {path.name!r}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.save(path, result.table())
+    path.with_suffix(".json").write_text(json.dumps(result.report, indent=2) + "\n")
+    return path
