@@ -119,7 +119,9 @@ def test_threat_data_holds_the_leaves_evaluation_and_mask(games):
     rows = []
     board = Board(9, "freestyle")
     for ply, (move, score) in enumerate(zip(g["moves"], g["scores"], strict=True)):
-        if score is not None and abs(score) < gomoku_fit.WIN_SCORE_LIMIT:
+        root, _ = ST.state_from_board(board, tb)
+        five = root.counts[:, ST.C_FIVE].any()
+        if score is not None and abs(score) < gomoku_fit.WIN_SCORE_LIMIT and not five:
             leaf = board.copy()
             n = 0
             for m in g["pvs"][ply]:
@@ -194,3 +196,17 @@ def test_plies_train_gomoku_threat_command(tmp_path, capsys):
     Engine("freestyle", 9, hash_mb=1, params={"THREAT": str(out)}).search(
         Board.from_moves(["e5", "d4"], 9, "freestyle"), nodes=500
     )
+
+
+def test_combination_features_at_the_leaves_agree_with_the_threat_data(games):
+    """gomoku_fit.features(leaf=True, td=...) and threat_data take the same leaves, with the
+    same labels, and the hand-written table evaluates them as the engine does."""
+    leaves = gomoku_fit.features(games, "freestyle", leaf=True, td=0.5)
+    threat = gomoku_threat.threat_data(games, "freestyle", td=0.5, quiet=False)
+    assert leaves.size == threat.size > 0
+    assert np.allclose(leaves.target, threat.target)
+    predicted = gomoku_fit.predict(leaves, gomoku_fit.initial_values("freestyle"))
+    assert np.all(np.abs(predicted - threat.base) <= 1.0)
+    roots = gomoku_fit.features(games, "freestyle", td=0.5)
+    assert not np.allclose(gomoku_fit.predict(roots, gomoku_fit.initial_values("freestyle"))[:5],
+                           predicted[:5])  # fmt: skip

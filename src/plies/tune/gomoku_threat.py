@@ -90,8 +90,8 @@ def threat_data(
     for record, ply, st, tb, _, score in replay(games, rule, progress):
         if ply == 0:
             returns = td_returns(record, td)
-        if score is None or abs(score) >= WIN_SCORE_LIMIT:
-            continue
+        if score is None or abs(score) >= WIN_SCORE_LIMIT or st.counts[:, ST.C_FIVE].any():
+            continue  # no label, a proven result, or a forced five (made or blocked)
         line = _line(record, ply, st)
         for p in line:
             ST.make(st, tb, p)
@@ -159,9 +159,12 @@ def fit(
     steps: int = 600,
     learning_rate: float = 0.05,
     prior: float = 10.0,
+    coarse: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> ThreatFit:
-    """Fit the parts and the scale to ``data`` (Adam, full batch; see the module's text)."""
+    """Fit the parts and the scale to ``data`` (Adam, full batch; see the module's text);
+    ``coarse`` fits only the coarse part (64 numbers a colour: fewer, better-measured values),
+    the per-side parts staying 0."""
     from plies.gomoku.engine.params import WIN_PROB_SCALE
     from plies.tune.gomoku_fit import shared_table
 
@@ -205,6 +208,9 @@ def fit(
             grads.append(g + 2 * prior * p)
         grads.append(float(np.sum(r * train.base / WIN_PROB_SCALE)) * math.exp(log_scale))
         scale_n = train.size  # Adam is scale-free, but keep the step of log(scale) sane
+        if coarse:
+            grads[0][:] = 0.0
+            grads[1][:] = 0.0
         for i, g in enumerate(grads):
             m, v = moments[i]
             if i == len(parts):
@@ -233,6 +239,7 @@ def fit(
         "steps": steps,
         "learning_rate": learning_rate,
         "prior": prior,
+        "coarse": coarse,
         "scale": result.scale,
         "loss_before": {"train": before[0], "test": before[1]},
         "loss_after": {"train": after[0], "test": after[1]},
