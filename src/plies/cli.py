@@ -1190,6 +1190,11 @@ def train() -> None:
     show_default=True,
     help="--target threat: the TD(lambda) of the labels (1: the game result alone).",
 )
+@click.option(
+    "--coarse",
+    is_flag=True,
+    help="--target threat: fit only the coarse part (what each side has, 64 numbers).",
+)
 @click.option("--steps", type=int, help="Fit iterations (default: 400; 600 for threat).")
 @click.option(
     "--prior",

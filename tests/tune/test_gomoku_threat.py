@@ -192,7 +192,10 @@ def test_plies_train_gomoku_threat_command(tmp_path, capsys):
     main([*args, "--target", "threat", "--out", str(out), "--steps", "5", "--td", "0.5"])
     assert TE.load_threat(out).shape == (2, TE.MASKS)
     assert "leaves from 2 games" in capsys.readouterr().out
-    assert json.loads(out.with_suffix(".json").read_text())["td"] == 0.5
+    report = json.loads(out.with_suffix(".json").read_text())
+    assert report["td"] == 0.5 and report["coarse"] is False
+    main([*args, "--target", "threat", "--out", str(out), "--steps", "5", "--coarse"])
+    assert json.loads(out.with_suffix(".json").read_text())["coarse"] is True
     Engine("freestyle", 9, hash_mb=1, params={"THREAT": str(out)}).search(
         Board.from_moves(["e5", "d4"], 9, "freestyle"), nodes=500
     )

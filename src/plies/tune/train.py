@@ -31,6 +31,7 @@ class TrainRequest:
     evaluation: str = "classic"
     lam: float = 0.5
     td: float = 0.7
+    coarse: bool = False
     steps: int = 400
     learning_rate: float = 4.0
     prior: float | None = None  # None: the target's default (PRIORS)
@@ -200,7 +201,7 @@ def _train_threat(request: TrainRequest, games: list[dict], console: Any) -> dic
         games,
         console,
         partial(gomoku_threat.threat_data, td=request.td),
-        gomoku_threat.fit,
+        partial(gomoku_threat.fit, coarse=request.coarse),
         "threat",
     )
     result.report.update(td=request.td)
