@@ -1195,6 +1195,13 @@ def train() -> None:
     is_flag=True,
     help="--target threat: fit only the coarse part (what each side has, 64 numbers).",
 )
+@click.option(
+    "--gain",
+    type=float,
+    default=1.0,
+    show_default=True,
+    help="--target threat: multiply the fitted term (2 played best in freestyle, training.md).",
+)
 @click.option("--steps", type=int, help="Fit iterations (default: 400; 600 for threat).")
 @click.option(
     "--prior",

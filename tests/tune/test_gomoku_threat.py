@@ -174,6 +174,10 @@ def test_the_fit_recovers_a_planted_term_and_lowers_the_loss(tmp_path):
     assert json.loads(path.with_suffix(".json").read_text())["positions"] == data.size
     with pytest.raises(InvalidOption, match=".npy"):
         gomoku_threat.save(result, tmp_path / "t.txt")
+    doubled = TE.load_threat(gomoku_threat.save(result, tmp_path / "t2.npy", gain=2.0))
+    assert np.abs(doubled.astype(int) - 2 * table.astype(int)).max() <= 1
+    with pytest.raises(InvalidOption, match="gain"):
+        gomoku_threat.save(result, tmp_path / "t3.npy", gain=0.0)
 
 
 def test_renju_fits_a_term_per_colour(tmp_path):
@@ -196,6 +200,8 @@ def test_plies_train_gomoku_threat_command(tmp_path, capsys):
     assert report["td"] == 0.5 and report["coarse"] is False
     main([*args, "--target", "threat", "--out", str(out), "--steps", "5", "--coarse"])
     assert json.loads(out.with_suffix(".json").read_text())["coarse"] is True
+    main([*args, "--target", "threat", "--out", str(out), "--steps", "5", "--gain", "2"])
+    assert json.loads(out.with_suffix(".json").read_text())["gain"] == 2.0
     Engine("freestyle", 9, hash_mb=1, params={"THREAT": str(out)}).search(
         Board.from_moves(["e5", "d4"], 9, "freestyle"), nodes=500
     )

@@ -122,8 +122,9 @@ class ThreatFit:
     scale: float
     report: dict = field(default_factory=dict)
 
-    def table(self) -> np.ndarray:
-        """The engine's table, int16[2, MASKS] (``T / scale``, both colours)."""
+    def table(self, gain: float = 1.0) -> np.ndarray:
+        """The engine's table, int16[2, MASKS] (``gain * T / scale``, both colours): ``gain``
+        above 1 plays better than the calibrated term (docs/training.md)."""
         colours = self.own.shape[0]
         coarse = coarse_of(np.arange(TE.SIDE_MASKS))
         out = np.zeros((2, TE.MASKS))
@@ -134,7 +135,7 @@ class ThreatFit:
                 + self.opp[k][None, :]
                 + self.both[k].reshape(N_COARSE, N_COARSE)[coarse[:, None], coarse[None, :]]
             )
-            out[c] = t.reshape(-1) / self.scale
+            out[c] = gain * t.reshape(-1) / self.scale
         return np.clip(np.rint(out), -32000, 32000).astype(np.int16)
 
 
@@ -247,12 +248,16 @@ def fit(
     return result
 
 
-def save(result: ThreatFit, path: str | Path) -> Path:
-    """Write the engine's table (``.npy``) and, beside it, the fit's report (``.json``)."""
+def save(result: ThreatFit, path: str | Path, gain: float = 1.0) -> Path:
+    """Write the engine's table (``.npy``, times ``gain``) and, beside it, the fit's report
+    (``.json``)."""
     path = Path(path)
     if path.suffix != ".npy":
         raise InvalidOption(f"the table file must end in .npy, not {path.name!r}")
+    if not 0.0 < gain <= 10.0:
+        raise InvalidOption(f"gain must be within (0, 10], not {gain}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.save(path, result.table())
+    result.report["gain"] = gain
+    np.save(path, result.table(gain))
     path.with_suffix(".json").write_text(json.dumps(result.report, indent=2) + "\n")
     return path

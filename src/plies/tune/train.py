@@ -32,6 +32,7 @@ class TrainRequest:
     lam: float = 0.5
     td: float = 0.7
     coarse: bool = False
+    gain: float = 1.0
     steps: int = 400
     learning_rate: float = 4.0
     prior: float | None = None  # None: the target's default (PRIORS)
@@ -205,7 +206,7 @@ def _train_threat(request: TrainRequest, games: list[dict], console: Any) -> dic
         "threat",
     )
     result.report.update(td=request.td)
-    path = gomoku_threat.save(result, request.out)
+    path = gomoku_threat.save(result, request.out, gain=request.gain)
     before, after = result.report["loss_before"], result.report["loss_after"]
     console.print(
         f"{data.size} leaves from {len(games)} games; held-out loss {before['test']:.4f} -> "
