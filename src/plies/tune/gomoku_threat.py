@@ -6,8 +6,9 @@ position whose static evaluation the search's score came from. Its features are 
 mask of its side to move and its cell-value evaluation (the hand-written part, ``base``); its
 label is the searched position's TD(lambda) return (:func:`plies.tune.gomoku_fit.td_returns`:
 the later searches' win probabilities and the result), turned to the leaf's side to move when
-the line has odd length. Leaves with a five to make or block or (by default) an open three
-on the board, and positions whose search proved a win or loss, are left out.
+the line has odd length. Leaves with a five to make or block (and with ``quiet``, an open
+three on the board), positions with a five to make or block, and positions whose search
+proved a win or loss are left out.
 
 Model: ``P(win) = sigmoid((scale * base + T[mask]) / WIN_PROB_SCALE)`` with, per colour to move
 under Renju (one shared set otherwise), ``T[mask] = own[side bucket] + opp[opponent bucket] +
@@ -72,14 +73,13 @@ def threat_data(
     rule: str,
     td: float = 0.7,
     progress: Callable[[int, int], None] | None = None,
-    quiet: bool = True,
+    quiet: bool = False,
 ) -> ThreatData:
     """The leaves of every engine move of ``games`` (all ``rule``), labelled as described
     above; games without principal variations use the searched position itself. ``quiet``
     keeps only the leaves the search would evaluate statically: neither side has an open
-    three (the search answers the opponent's below its horizon and scores its own as a win),
-    so a principal variation cut short by a table hit does not teach the term about
-    positions it never scores."""
+    three (the search answers the opponent's below its horizon and scores its own as a win);
+    off by default, as it played no better (docs/training.md)."""
     from plies.gomoku.engine import state as ST
     from plies.tune.gomoku_data import replay
 
