@@ -219,3 +219,23 @@ def test_combination_features_at_the_leaves_agree_with_the_threat_data(games):
     roots = gomoku_fit.features(games, "freestyle", td=0.5)
     assert not np.allclose(gomoku_fit.predict(roots, gomoku_fit.initial_values("freestyle"))[:5],
                            predicted[:5])  # fmt: skip
+
+
+def test_the_shipped_freestyle_table_is_the_default():
+    from plies.gomoku.rules import CARO
+
+    shipped = TE.shipped_threat(FREESTYLE)
+    assert shipped is not None and shipped.shape == (2, TE.MASKS)
+    assert np.array_equal(shipped[0], shipped[1])  # freestyle: one table for both colours
+    assert np.array_equal(ST.make_tables(FREESTYLE).threat, shipped)
+    assert not ST.make_tables(FREESTYLE, {"THREAT": "off"}).threat.any()
+    assert TE.shipped_threat(CARO) is None and not ST.make_tables(CARO).threat.any()
+    # having the move with a double three to make is worth more than the opponent having one
+    quiet = TE.side_mask(np.array([[0, 1, 0, 0, 0, 0, 0, 0]] * 2, dtype=np.int32), 0)
+    double = TE.side_mask(np.array([[0, 2, 1, 2, 0, 0, 0, 0]] * 2, dtype=np.int32), 0)
+    m = TE.SIDE_MASKS
+    assert (
+        shipped[0, double * m + quiet]
+        > shipped[0, quiet * m + quiet]
+        > shipped[0, quiet * m + double]
+    )
