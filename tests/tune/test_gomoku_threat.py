@@ -13,7 +13,7 @@ from plies.gomoku import Board
 from plies.gomoku.engine import Engine
 from plies.gomoku.engine import state as ST
 from plies.gomoku.engine import threat_eval as TE
-from plies.gomoku.rules import FREESTYLE, RENJU
+from plies.gomoku.rules import FREESTYLE, RENJU, STANDARD
 from plies.tune import gomoku_data, gomoku_fit, gomoku_threat
 
 SMALL = gomoku_data.SelfPlaySettings(rule="freestyle", size=9, nodes=300, random_moves=3)
@@ -232,6 +232,8 @@ def test_the_shipped_freestyle_table_is_the_default():
     assert TE.shipped_threat(CARO) is None and not ST.make_tables(CARO).threat.any()
     renju = TE.shipped_threat(RENJU)  # one table per colour: black's forbidden points
     assert renju is not None and not np.array_equal(renju[0], renju[1])
+    standard = TE.shipped_threat(STANDARD)
+    assert standard is not None and np.array_equal(standard[0], standard[1])
     # having the move with a double three to make is worth more than the opponent having one
     quiet = TE.side_mask(np.array([[0, 1, 0, 0, 0, 0, 0, 0]] * 2, dtype=np.int32), 0)
     double = TE.side_mask(np.array([[0, 2, 1, 2, 0, 0, 0, 0]] * 2, dtype=np.int32), 0)
