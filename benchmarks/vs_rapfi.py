@@ -2,6 +2,7 @@
 
     python benchmarks/vs_rapfi.py --rapfi /tmp/rapfi/pbrain-rapfi --rule freestyle \\
         --games 200 --st 0.5 [--openings FILE] [--size 15] [--concurrency 1] [--json OUT]
+        [--plies-param NAME=VALUE ...]
 
 Rapfi is GPL-3 and never part of this repository: build it apart with
 ``../shared/tools/build-rapfi.sh`` (its built-in classical evaluation; no network files) and
@@ -48,6 +49,13 @@ def main() -> int:
     ap.add_argument("--openings", default=None)
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--json", default=None)
+    ap.add_argument(
+        "--plies-param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an engine number for plies (pbrain INFO param), e.g. THREAT=off; repeatable",
+    )
     args = ap.parse_args()
     rapfi = Path(args.rapfi).resolve()
     if not os.access(rapfi, os.X_OK):
@@ -56,7 +64,8 @@ def main() -> int:
     workdir = tempfile.mkdtemp(prefix="rapfi-")
     plies_cmd = shlex.quote(f"{sys.executable} -m plies.gomoku.pbrain")
     engines = [
-        f"cmd={plies_cmd} proto=pbrain name=plies option.thread_num=1",
+        f"cmd={plies_cmd} proto=pbrain name=plies option.thread_num=1"
+        + (f" option.param={','.join(args.plies_param)}" if args.plies_param else ""),
         f"cmd={shlex.quote(str(rapfi))} proto=pbrain name=rapfi dir={workdir} option.thread_num=1",
     ]
     config = build_config(

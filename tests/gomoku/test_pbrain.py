@@ -375,3 +375,24 @@ def test_an_engine_failure_still_answers_a_legal_move(monkeypatch):
     moves = [line for line in lines if pbrain._COORD.match(line)]
     assert len(quick) == 2 and len(moves) == 2, lines  # the block of 7,9/7,6 then another
     assert moves[0] in ("7,9", "7,6") and not any(line.startswith("ERROR") for line in lines)
+
+
+def test_info_param_sets_engine_numbers_and_refuses_bad_ones(brain):
+    """``INFO param NAME=VALUE`` (plies' own key, for tuning matches against other brains)."""
+    unit = pbrain.Brain()
+    unit.handle("INFO", "param THREAT=off", 0.0, "INFO param THREAT=off")
+    unit.handle("INFO", "param LMR_BASE=0.5,SE_DEPTH=6", 0.0, "INFO param LMR_BASE=0.5,SE_DEPTH=6")
+    assert unit.params == {"THREAT": "off", "LMR_BASE": 0.5, "SE_DEPTH": 6}
+    for bad in ("THREAT=nowhere.npy", "NO_SUCH=1", "LMR_BASE=fast", "PATTERN_VALUE=1", "THREAT",
+                "SE_DEPTH=4,LMR_BASE=fast"):  # fmt: skip
+        with pytest.raises(pbrain.BrainError, match="INFO param"):
+            unit.handle("INFO", f"param {bad}", 0.0, f"INFO param {bad}")
+    assert unit.params == {"THREAT": "off", "LMR_BASE": 0.5, "SE_DEPTH": 6}
+    # over the protocol: an error line, then the engine plays with the numbers it was given
+    start(brain, 15, 15, depth=2)
+    assert brain.ask("INFO param SE_DEPTH=x").startswith("ERROR INFO param")
+    brain.send("INFO param THREAT=off", "INFO debug 1")
+    brain.chatter.clear()
+    brain.move("BOARD", "7,7,2", "8,8,1", "DONE")
+    brain.send("INFO debug 0", "INFO param THREAT=learned")
+    assert any(c.startswith("DEBUG engine") for c in brain.chatter), brain.chatter

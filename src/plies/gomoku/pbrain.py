@@ -97,6 +97,33 @@ def rule_from_info(value: int) -> tuple[str, bool]:
     return ("standard" if value & 1 else "freestyle"), continuous
 
 
+def engine_param(text: str) -> tuple[str, int | float | str]:
+    """``NAME=VALUE`` of ``INFO param`` (plies' own key, for tuning matches against other
+    brains): a tunable engine number or choice of :mod:`plies.gomoku.engine.params`, checked;
+    raises :class:`BrainError` with the reason."""
+    import numpy as np
+
+    from plies.gomoku.engine import params
+
+    name, sep, value = text.partition("=")
+    name, value = name.strip(), value.strip()
+    default = getattr(params, name, None) if name in params.TUNABLE else None
+    if not sep or default is None or not (isinstance(default, str) or np.ndim(default) == 0):
+        raise BrainError(
+            f"INFO param {text[:60]!r}: expected NAME=VALUE with a scalar NAME of "
+            "the engine's params (e.g. THREAT=off, LMR_BASE=0.75)"
+        )
+    if isinstance(default, str):
+        if value in ("learned", "classic", "off") or os.path.isfile(value):
+            return name, value
+        raise BrainError(f"INFO param {text[:60]!r}: expected learned, classic, off or a file")
+    try:
+        number = float(value)
+    except ValueError:
+        raise BrainError(f"INFO param {text[:60]!r}: {value[:20]!r} is not a number") from None
+    return name, int(number) if number.is_integer() else number
+
+
 def info_int(key: str, value: str) -> int:
     """The value of an integer ``INFO`` key, or :class:`BrainError` naming the key and value:
     every such key is a non-negative integer (``thread_num`` at least 1, ``rule`` a bit set),
@@ -240,6 +267,7 @@ class Brain:
         self._write_lock = threading.Lock()
         self.lines: queue.Queue[tuple[float, str] | None] = queue.Queue()
         self.info: dict[str, Any] = dict(DEFAULT_INFO)
+        self.params: dict[str, Any] = {}  # INFO param: engine numbers for tuning matches
         self.info_sent: set[str] = set()
         self.debug = os.environ.get("PLIES_PBRAIN_DEBUG", "") not in ("", "0")
         self.game: Game | None = None
@@ -495,6 +523,8 @@ class Brain:
                 self.info[key] = opening_rule.opening_name(value)
             except InvalidOption as exc:
                 raise BrainError(f"INFO opening {value[:40]!r}: {exc}") from None
+        elif key == "param":  # NAME=VALUE[,NAME=VALUE...]: all checked before any is taken
+            self.params.update([engine_param(item) for item in value.split(",")])
         else:
             self.info[key] = value  # folder, evaluate, and keys we do not use
 
@@ -676,7 +706,14 @@ class Brain:
         game = self._game()
         rule, _ = rule_from_info(int(self.info["rule"]))
         threads = max(1, int(self.info.get("thread_num", 1)))
-        key = (rule, game.width, game.height, threads, int(self.info["max_memory"]))
+        key = (
+            rule,
+            game.width,
+            game.height,
+            threads,
+            int(self.info["max_memory"]),
+            tuple(sorted(self.params.items())),
+        )
         if self.engine is None or self._engine_key != key:
             from plies.gomoku.board import rule_code
             from plies.gomoku.engine import vct
@@ -706,6 +743,7 @@ class Brain:
                 hash_mb=hash_mb,
                 threads=threads,
                 prefault=False,  # built on the first move's clock: fault in what is probed
+                params=dict(self.params) or None,
             )
             self._engine_key = key
             self._new_game = False
