@@ -99,29 +99,25 @@ def rule_from_info(value: int) -> tuple[str, bool]:
 
 def engine_param(text: str) -> tuple[str, int | float | str]:
     """``NAME=VALUE`` of ``INFO param`` (plies' own key, for tuning matches against other
-    brains): a tunable engine number or choice of :mod:`plies.gomoku.engine.params`, checked;
-    raises :class:`BrainError` with the reason."""
-    import numpy as np
-
+    brains): a tunable engine number or table choice of :mod:`plies.gomoku.engine.params`,
+    checked; raises :class:`BrainError` with the reason."""
     from plies.gomoku.engine import params
 
     name, sep, value = text.partition("=")
     name, value = name.strip(), value.strip()
-    default = getattr(params, name, None) if name in params.TUNABLE else None
-    if not sep or default is None or not (isinstance(default, str) or np.ndim(default) == 0):
-        raise BrainError(
-            f"INFO param {text[:60]!r}: expected NAME=VALUE with a scalar NAME of "
-            "the engine's params (e.g. THREAT=off, LMR_BASE=0.75)"
-        )
-    if isinstance(default, str):
-        if value in ("learned", "classic", "off") or os.path.isfile(value):
-            return name, value
-        raise BrainError(f"INFO param {text[:60]!r}: expected learned, classic, off or a file")
     try:
-        number = float(value)
-    except ValueError:
-        raise BrainError(f"INFO param {text[:60]!r}: {value[:20]!r} is not a number") from None
-    return name, int(number) if number.is_integer() else number
+        if not sep:
+            raise KeyError(name)
+        if name in params.TABLE_CHOICES:
+            return name, params.check_table(name, value)
+        return name, params.parse_number(name, value)
+    except KeyError:
+        raise BrainError(
+            f"INFO param {text[:60]!r}: expected NAME=VALUE with NAME a scalar of the engine's "
+            "params (e.g. THREAT=off, LMR_BASE=0.75)"
+        ) from None
+    except ValueError as exc:
+        raise BrainError(f"INFO param {text[:60]!r}: {str(exc)[:120]}") from None
 
 
 def info_int(key: str, value: str) -> int:

@@ -99,24 +99,19 @@ def _tunable_params(options: dict[str, str]) -> dict[str, float]:
     :mod:`plies.gomoku.engine.params`, e.g. ``LMR_BASE=0.75``), as numbers."""
     if not options:
         return {}
-    import numpy as np
-
     from plies.gomoku.engine import params
 
-    known = [n for n in params.TUNABLE if hasattr(params, n) and np.ndim(getattr(params, n)) == 0]
-    known = [n for n in known if not isinstance(getattr(params, n), str)]
     values: dict[str, float] = {}
     for name, text in options.items():
-        if name not in known:
+        try:
+            values[name] = params.parse_number(name, text)
+        except KeyError:
             raise InvalidOption(
                 f"unknown engine parameter {name!r} for plies:gomoku: expected one of "
-                + ", ".join(known)
-            )
-        try:
-            number = float(text)
+                + ", ".join(params.number_names())
+            ) from None
         except ValueError:
             raise InvalidOption(f"option {name} must be a number, not {text!r}") from None
-        values[name] = int(number) if number.is_integer() else number
     return values
 
 
@@ -139,32 +134,15 @@ class GomokuEnginePlayer(_EnginePlayer):
     def __init__(self, options: dict[str, str], name: str) -> None:
         self.params = _tunable_params({k: v for k, v in options.items() if k.isupper()})
         super().__init__({k: v for k, v in options.items() if not k.isupper()}, name)
-        self.evaluation = options.get("eval", "learned")
-        if self.evaluation not in ("learned", "classic"):
-            from plies.gomoku.engine.combos import load_values
+        from plies.gomoku.engine import params
 
+        tables = {}
+        for option, name in (("eval", "EVAL"), ("order", "ORDER"), ("threat", "THREAT")):
             try:
-                load_values(self.evaluation)
-            except (OSError, ValueError) as exc:
-                raise InvalidOption(
-                    f"option eval: cannot load {self.evaluation!r}: {exc}"
-                ) from None
-        self.order = options.get("order", "learned")
-        if self.order not in ("learned", "classic"):
-            from plies.gomoku.engine.combos import load_order
-
-            try:
-                load_order(self.order)
-            except (OSError, ValueError) as exc:
-                raise InvalidOption(f"option order: cannot load {self.order!r}: {exc}") from None
-        self.threat = options.get("threat", "learned")
-        if self.threat not in ("learned", "off"):
-            from plies.gomoku.engine.threat_eval import load_threat
-
-            try:
-                load_threat(self.threat)
-            except (OSError, ValueError) as exc:
-                raise InvalidOption(f"option threat: cannot load {self.threat!r}: {exc}") from None
+                tables[name] = params.check_table(name, options.get(option, "learned"))
+            except ValueError as exc:
+                raise InvalidOption(f"option {option}: {exc}") from None
+        self.tables = tables  # EVAL, ORDER and THREAT for the engine
         self.book_spec = options.get("book", "off")
         if self.book_spec not in ("off", "default"):
             from plies.gomoku.book import Book
@@ -182,12 +160,7 @@ class GomokuEnginePlayer(_EnginePlayer):
                 height=setup.height,
                 hash_mb=self.hash_mb,
                 threads=self.threads,
-                params={
-                    "EVAL": self.evaluation,
-                    "ORDER": self.order,
-                    "THREAT": self.threat,
-                    **self.params,
-                },
+                params={**self.tables, **self.params},
             )
             self._key = key
         else:

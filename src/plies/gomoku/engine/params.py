@@ -148,3 +148,46 @@ TUNABLE = (
     "DEFENCE_VCT_TRIES",
     "DEFENCE_VCT_DEPTH",
 )
+
+
+# the table choices: the names every table parameter takes besides the path of a table file
+TABLE_CHOICES = {
+    "EVAL": ("learned", "classic"),
+    "ORDER": ("learned", "classic"),
+    "THREAT": ("learned", "off"),
+}
+
+
+def number_names() -> list[str]:
+    """The tunable scalar numbers (what ``NAME=VALUE`` can set besides the tables)."""
+    return [
+        n
+        for n in TUNABLE
+        if n in globals() and np.ndim(globals()[n]) == 0 and not isinstance(globals()[n], str)
+    ]
+
+
+def parse_number(name: str, text: str) -> int | float:
+    """``text`` as the value of the scalar number ``name`` (an int when it is whole); raises
+    KeyError for a name that is no such number, ValueError for text that is no number."""
+    if name not in number_names():
+        raise KeyError(name)
+    number = float(text)
+    return int(number) if number.is_integer() else number
+
+
+def check_table(name: str, value: str) -> str:
+    """``value`` for the table parameter ``name`` (``EVAL``, ``ORDER``, ``THREAT``): one of its
+    choices, or a file that loads as such a table; raises ValueError saying why not."""
+    if value in TABLE_CHOICES[name]:
+        return value
+    from plies.gomoku.engine import combos, threat_eval
+
+    load = {"EVAL": combos.load_values, "ORDER": combos.load_order}.get(
+        name, threat_eval.load_threat
+    )
+    try:
+        load(value)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot load {value!r}: {exc}") from None
+    return value
