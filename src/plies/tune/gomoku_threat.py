@@ -59,12 +59,7 @@ class ThreatData:
 
 def coarse_of(side_mask: np.ndarray) -> np.ndarray:
     """The coarse bucket (0..7: flex, double and four present or not) of side masks."""
-    three = TE.THREE_BUCKETS
-    rest = side_mask // three
-    four = rest % TE.FOUR_BUCKETS
-    rest //= TE.FOUR_BUCKETS
-    double = rest % TE.DOUBLE_BUCKETS
-    flex = rest // TE.DOUBLE_BUCKETS
+    flex, double, four, _ = TE.decode_side(side_mask)
     return (flex > 0) * 4 + (double > 0) * 2 + (four > 0)
 
 
@@ -139,11 +134,23 @@ class ThreatFit:
         return np.clip(np.rint(out), -32000, 32000).astype(np.int16)
 
 
-def _logits(data: ThreatData, k: np.ndarray, own, opp, both, scale: float) -> np.ndarray:
+def _rows(data: ThreatData, colours: int) -> tuple[np.ndarray, ...]:
+    """Each row's part set (its colour under Renju, else 0) and its entries in the three
+    parts: own bucket, opponent bucket, coarse pair."""
+    k = data.colour if colours == 2 else np.zeros_like(data.colour)
+    both = coarse_of(data.own) * N_COARSE + coarse_of(data.opp)
+    return k, data.own, data.opp, both
+
+
+def _logits(data: ThreatData, rows, parts, scale: float) -> np.ndarray:
+    """``(scale * base + T) / WIN_PROB_SCALE`` of every row; ``parts`` in logit units."""
     from plies.gomoku.engine.params import WIN_PROB_SCALE
 
-    co, cp = coarse_of(data.own), coarse_of(data.opp)
-    t = own[k, data.own] + opp[k, data.opp] + both[k, co * N_COARSE + cp]
+    k, *index = rows
+    t = sum((p * WIN_PROB_SCALE)[k, i] for p, i in zip(parts, index, strict=True))
+    # this order of operations is the one the shipped tables were fitted with (the fit of
+    # rarely seen entries follows rounding closely: Adam steps them by the sign of tiny
+    # gradients)
     return (scale * data.base + t) / WIN_PROB_SCALE
 
 
@@ -177,45 +184,34 @@ def fit(
     test = data.subset(np.flatnonzero(held)) if split else data
     colours = 1 if shared_table(rule) else 2
     sizes = (TE.SIDE_MASKS, TE.SIDE_MASKS, N_COARSE * N_COARSE)
-    # parameters in logit units: the three parts per colour, then log(scale)
+    # parameters in logit units: the three parts per colour, then log(scale); coarse fits
+    # the last part only
     parts = [np.zeros((colours, n)) for n in sizes]
+    fitted = [not coarse, not coarse, True]
     log_scale = 0.0
     moments = [(np.zeros_like(p), np.zeros_like(p)) for p in parts] + [(0.0, 0.0)]
     b1, b2, eps = 0.9, 0.999, 1e-8
-    ktrain = train.colour if colours == 2 else np.zeros_like(train.colour)
-    co, cp = coarse_of(train.own), coarse_of(train.opp)
-    index = (train.own, train.opp, co * N_COARSE + cp)
-
-    def logits(d: ThreatData, k: np.ndarray) -> np.ndarray:
-        w = [p * WIN_PROB_SCALE for p in parts]
-        return _logits(d, k, *w, math.exp(log_scale))
-
-    def colour_of(d: ThreatData) -> np.ndarray:
-        return d.colour if colours == 2 else np.zeros_like(d.colour)
-
+    rows_train, rows_test = _rows(train, colours), _rows(test, colours)
+    k, *index = rows_train
     before = (
         cross_entropy(train, train.base / WIN_PROB_SCALE),
         cross_entropy(test, test.base / WIN_PROB_SCALE),
     )
     for step in range(1, steps + 1):
-        z = logits(train, ktrain)
+        scale = math.exp(log_scale)
+        z = _logits(train, rows_train, parts, scale)
         r = 1.0 / (1.0 + np.exp(-z)) - train.target  # d(summed CE)/dz
-        grads = []
-        for p, idx, n in zip(parts, index, sizes, strict=True):
+        grads: list = []
+        for p, idx, n, on in zip(parts, index, sizes, fitted, strict=True):
             g = np.zeros_like(p)
-            for c in range(colours):
-                sel = ktrain == c
-                g[c] = np.bincount(idx[sel], weights=r[sel], minlength=n)
-            grads.append(g + 2 * prior * p)
-        grads.append(float(np.sum(r * train.base / WIN_PROB_SCALE)) * math.exp(log_scale))
-        scale_n = train.size  # Adam is scale-free, but keep the step of log(scale) sane
-        if coarse:
-            grads[0][:] = 0.0
-            grads[1][:] = 0.0
+            if on:
+                for c in range(colours):
+                    sel = k == c
+                    g[c] = np.bincount(idx[sel], weights=r[sel], minlength=n) + 2 * prior * p[c]
+            grads.append(g)
+        grads.append(float(np.sum(r * train.base / WIN_PROB_SCALE)) * scale / train.size)
         for i, g in enumerate(grads):
             m, v = moments[i]
-            if i == len(parts):
-                g = g / scale_n
             m = b1 * m + (1 - b1) * g
             v = b2 * v + (1 - b2) * g * g
             moments[i] = (m, v)
@@ -228,8 +224,8 @@ def fit(
             progress(step, steps)
     result = ThreatFit(*(p * WIN_PROB_SCALE for p in parts), math.exp(log_scale))
     after = (
-        cross_entropy(train, logits(train, ktrain)),
-        cross_entropy(test, logits(test, colour_of(test))),
+        cross_entropy(train, _logits(train, rows_train, parts, result.scale)),
+        cross_entropy(test, _logits(test, rows_test, parts, result.scale)),
     )
     result.report = {
         "rule": rule,

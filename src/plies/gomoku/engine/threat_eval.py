@@ -61,8 +61,9 @@ def mask_of(counts, s: int) -> int:
     return side_mask(counts, s) * SIDE_MASKS + side_mask(counts, 1 - s)
 
 
-def decode_side(mask: int) -> tuple[int, int, int, int]:
-    """The (flex, double, four, three) buckets of one side's mask."""
+def decode_side(mask):
+    """The (flex, double, four, three) buckets of one side's mask (an int or an integer
+    array)."""
     mask, three = divmod(mask, THREE_BUCKETS)
     mask, four = divmod(mask, FOUR_BUCKETS)
     flex, double = divmod(mask, DOUBLE_BUCKETS)
@@ -110,5 +111,7 @@ def threat_table(rule: int, choice: str) -> np.ndarray:
         return empty_table()
     if choice == "learned":
         shipped = shipped_threat(rule)
+        # a writable copy: the kernels are compiled for writable arrays (a read-only one would
+        # be another type, and another compilation)
         return empty_table() if shipped is None else shipped.copy()
     return load_threat(choice)
