@@ -1242,6 +1242,10 @@ def train_gomoku(**kw) -> None:
         raise InvalidOption(f"--games must be at least 1, not {kw['games']}")
     kw["extra_data"] = tuple(kw["extra_data"])
     kw["rule"] = kw["rule"].lower()
+    if not 0.0 <= kw["td"] <= 1.0:
+        raise InvalidOption(f"--td must be within 0..1, not {kw['td']}")
+    if not 0.0 < kw["gain"] <= 10.0:
+        raise InvalidOption(f"--gain must be within (0, 10], not {kw['gain']}")
     if kw["steps"] is None:
         kw["steps"] = 600 if kw["target"] == "threat" else 400
     run(TrainRequest(**kw), _console())

@@ -202,6 +202,12 @@ def test_plies_train_gomoku_threat_command(tmp_path, capsys):
     assert json.loads(out.with_suffix(".json").read_text())["coarse"] is True
     main([*args, "--target", "threat", "--out", str(out), "--steps", "5", "--gain", "2"])
     assert json.loads(out.with_suffix(".json").read_text())["gain"] == 2.0
+    capsys.readouterr()
+    for bad, word in ((["--td", "1.5"], "--td"), (["--gain", "0"], "--gain")):
+        with pytest.raises(SystemExit) as exc:
+            main([*args, "--target", "threat", "--out", str(out), *bad])
+        assert exc.value.code == 2
+        assert word in capsys.readouterr().err
     Engine("freestyle", 9, hash_mb=1, params={"THREAT": str(out)}).search(
         Board.from_moves(["e5", "d4"], 9, "freestyle"), nodes=500
     )
