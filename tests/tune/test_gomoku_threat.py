@@ -180,12 +180,24 @@ def test_the_fit_recovers_a_planted_term_and_lowers_the_loss(tmp_path):
         gomoku_threat.save(result, tmp_path / "t3.npy", gain=0.0)
 
 
-def test_renju_fits_a_term_per_colour(tmp_path):
-    data, _ = _planted(2000, 7)
+def test_renju_fits_a_term_per_colour():
+    """A term planted for black to move only is learned for black, not for white."""
+    data, term = _planted(40000, 7)
     data.colour[:] = np.arange(data.size) % 2
-    result = gomoku_threat.fit(data, "renju", steps=30)
+    white = data.colour == 1
+    p = 1 / (1 + np.exp(-data.base[white] / 400))  # white's rows: no term
+    data.target[white] = (np.random.default_rng(8).random(int(white.sum())) < p).astype(float)
+    result = gomoku_threat.fit(data, "renju", steps=300, prior=1.0)
     assert result.own.shape == (2, TE.SIDE_MASKS)
-    assert result.table().shape == (2, TE.MASKS)
+    table = result.table().astype(float)
+    gaps = []
+    for c in (0, 1):
+        rows = data.colour == c
+        fitted = table[c, data.own[rows] * TE.SIDE_MASKS + data.opp[rows]]
+        t = term[rows]
+        gaps.append(fitted[t == 300].mean() - fitted[t == -200].mean())
+    assert gaps[0] == pytest.approx(500, abs=120)
+    assert abs(gaps[1]) < 100
 
 
 def test_plies_train_gomoku_threat_command(tmp_path, capsys):
