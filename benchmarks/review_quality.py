@@ -47,8 +47,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from plies.analysis import scoring  # noqa: E402
 from plies.analysis.gomoku import review_record  # noqa: E402
-from plies.analysis.review import BAD_CLASSES, Budget  # noqa: E402
+from plies.analysis.review import BAD_CLASSES, DEFAULT_THRESHOLDS, Budget  # noqa: E402
 from plies.errors import InvalidOption  # noqa: E402
 from plies.gomoku import Board, Move, rules  # noqa: E402
 from plies.gomoku.engine import Engine  # noqa: E402
@@ -222,6 +223,28 @@ def equivalent(engine: Engine, board: Board, move: str, ref_score: int, nodes: i
     return win_probability(ref_score) - win_probability(value) <= 0.02
 
 
+def reference_loss(engine: Engine, board: Board, move: str, nodes: int) -> float:
+    """The win probability ``move`` loses by a search of ``nodes`` nodes (fresh tables): the
+    best of the position's own search and of the position after the reference's best move,
+    against the position after ``move``."""
+    from plies.gomoku.engine.api import win_probability
+
+    def after(m: str) -> float:
+        b = board.copy()
+        b.play(m)
+        if b.is_over:
+            return 1.0 if b.winner else 0.5
+        engine.new_game()
+        return 1.0 - win_probability(engine.search(b, nodes=nodes).score)
+
+    engine.new_game()
+    root = engine.search(board, nodes=nodes)
+    best = win_probability(root.score)
+    if root.move is not None and root.move.algebraic(15) != move:
+        best = max(best, after(root.move.algebraic(15)))
+    return max(0.0, best - after(move))
+
+
 def rapfi_move(binary: str, board: Board, seconds: float) -> str | None:
     """Rapfi's move in ``board`` by the pbrain protocol (BOARD), one thread."""
     stones = []
@@ -270,6 +293,17 @@ def main() -> int:
         metavar="NAME=VALUE",
         help="an engine number for the self-play games' players (e.g. DEFENCE_VCT_SHARE=10)",
     )
+    ap.add_argument(
+        "--alarm-nodes",
+        type=int,
+        default=1_000_000,
+        help="nodes of the reference that checks each unproven error (0: no check)",
+    )
+    ap.add_argument(
+        "--no-confirm",
+        action="store_true",
+        help="review without confirming unproven costly verdicts at a larger budget",
+    )
     ap.add_argument("--rapfi", default=None, help="path of a pbrain-rapfi binary (optional)")
     ap.add_argument("--rapfi-time", type=float, default=1.0)
     ap.add_argument("--workers", type=int, default=2)
@@ -279,6 +313,8 @@ def main() -> int:
         print(f"error: no executable Rapfi at {args.rapfi}", file=sys.stderr)
         return 2
     budget = Budget(nodes=args.nodes, solver_nodes=args.nodes)
+    if args.no_confirm:
+        scoring.CONFIRM_LIMIT = 0
     print(f"playing {args.games} self-play games at {args.nodes} nodes ({args.rule})")
     try:
         params = {k: int(v) for k, v in (p.split("=", 1) for p in args.player_param)}
@@ -294,7 +330,9 @@ def main() -> int:
         "contradictions": 0, "lines": 0, "bad_lines": 0, "positions": 0, "seconds": 0.0,
         "agree_ref": 0, "equivalent_ref": 0, "judged": 0, "agree_rapfi": 0, "rapfi_judged": 0,
         "threat_cells": 0, "threat_wrong": 0, "injected": 0, "flagged": 0, "blunders": 0,
+        "false_alarms": 0,
     }  # fmt: skip
+    errors = []  # every move labelled worse than an inaccuracy, for a look at each
     ref_engine = Engine(args.rule, 15, hash_mb=64)
     for gi, (moves, random_stones) in enumerate(games):
         start = time.perf_counter()
@@ -311,6 +349,19 @@ def main() -> int:
                 # own forced win missed (an error of the player that the solver proves)
                 proven = bool(row.facts.get("opponent_wins") or row.facts.get("had_win"))
                 totals["worse_proven"] += proven
+                error = {
+                    "game": gi + 1, "ply": row.ply, "move": row.move,
+                    "best": row.best_move, "class": row.classification,
+                    "loss": round(row.win_probability_before - row.win_probability_after, 3),
+                    "proven": proven,
+                }  # fmt: skip
+                if not proven and args.alarm_nodes > 0:
+                    board = Board(15, args.rule, forbidden="loses")
+                    board.play_moves(moves[: row.ply - 1])
+                    ref_loss = reference_loss(ref_engine, board, row.move, args.alarm_nodes)
+                    error["reference_loss"] = round(ref_loss, 3)
+                    totals["false_alarms"] += ref_loss < DEFAULT_THRESHOLDS.inaccuracy
+                errors.append(error)
             elif row.classification == "inaccuracy":
                 totals["inaccuracies"] += 1
         for key, value in check_review(review, moves, args.rule).items():
@@ -362,6 +413,9 @@ def main() -> int:
         "unproven_per_10_games": round(
             10 * (totals["worse_than_inaccuracy"] - totals["worse_proven"]) / n, 2
         ),
+        # of those, the ones a much deeper search contradicts (it loses less than an
+        # inaccuracy there): the review's own errors
+        "false_alarms_per_10_games": round(10 * totals["false_alarms"] / n, 2),
         "contradictions": totals["contradictions"],
         "bad_lines": totals["bad_lines"],
         "injected_flagged_share": round(totals["flagged"] / max(1, totals["injected"]), 3),
@@ -373,8 +427,13 @@ def main() -> int:
         "threat_fact_errors": totals["threat_wrong"],
         "seconds_per_position": round(totals["seconds"] / max(1, totals["positions"]), 3),
         "load_average": os.getloadavg()[0],
+        "errors": errors,
     }
-    print(json.dumps({k: v for k, v in report.items() if k != "settings"}, indent=1))
+    print(
+        json.dumps({k: v for k, v in report.items() if k not in ("settings", "errors")}, indent=1)
+    )
+    for e in errors:
+        print("worse than inaccuracy:", e)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1))
     return 0

@@ -50,6 +50,11 @@ def main() -> int:
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--json", default=None)
     ap.add_argument(
+        "--games-out",
+        default=None,
+        help="write every game (names, result, moves, times) as JSON lines here",
+    )
+    ap.add_argument(
         "--plies-param",
         action="append",
         default=[],
@@ -84,6 +89,15 @@ def main() -> int:
     score = (wins + draws / 2) / max(1, games)
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
+    if args.games_out:
+        with open(args.games_out, "w") as out:
+            for r in report.results:
+                row = {
+                    "names": list(r.names), "winner": r.outcome.winner,
+                    "reason": r.outcome.reason, "opening_length": r.opening_length,
+                    "moves": r.moves, "times_ms": r.times_ms,
+                }  # fmt: skip
+                out.write(json.dumps(row) + "\n")
     elo = "unbounded" if summary["elo"] is None else f"{summary['elo']:+.0f}"
     error = "" if summary["elo_error"] is None else f" +- {summary['elo_error']:.0f}"
     print(

@@ -362,3 +362,55 @@ def test_proof_is_inherited_along_the_winning_line():
     values = position_values(evals, ["a", "x"], rules)
     assert values[0].top.move == "a" and values[0].score > 900  # the proof's move heads
     assert values[1].score < -900 and values[2].score > 900  # lost after a, won after x
+
+
+def test_an_unproven_costly_verdict_is_confirmed_at_a_larger_budget():
+    from plies.analysis.scoring import CONFIRM_LIMIT, settle_values, unproven_losses
+
+    # shallow: a is worth +100, the played b leaves the opponent at +300 (a blunder on values
+    # alone, 0.2 of win probability); at the larger budget a leaves the opponent at +260: the
+    # position was lost already, b costs 0.02
+    def fresh():
+        return {0: _pos(0, ("a", 100), ("b", 50)), 1: _pos(1, ("c", 0)), 2: _pos(2, ("d", -300))}
+
+    asked = []
+
+    def confirm(pairs):
+        asked.extend(pairs)
+        deep = {(0, "b"): _pos(1, ("c", 280), ("e", 0)), (0, "a"): _pos(1, ("y", 260))}
+        return {p: deep[p] for p in pairs if p in deep}
+
+    shallow = settle_values(fresh(), ["b", "c"], RULES, None, 0.05)
+    before = score_from_values("b", shallow[0], shallow[1], RULES, thresholds=_T)
+    assert before.classification == "blunder" and before.loss == pytest.approx(0.2)
+    assert unproven_losses(fresh(), ["b", "c"], shallow, RULES, _T.inaccuracy) == [
+        (pytest.approx(0.2), 0)
+    ]
+    evals = fresh()
+    values = settle_values(
+        evals, ["b", "c"], RULES, None, 0.05, confirm=confirm, confirm_threshold=_T.inaccuracy
+    )
+    assert sorted(asked) == [(0, "a"), (0, "b")]  # no position before move 0 to ask for
+    assert [ln.move for ln in evals[1].lines] == ["c", "e"]  # the deeper analysis, in place
+    assert values[0].score == -260 and values[0].top.move == "a"
+    s = score_from_values("b", values[0], values[1], RULES, thresholds=_T)
+    assert s.loss == pytest.approx(0.02) and s.classification == "good"
+    # the row after shows the same position: one value per position
+    s1 = score_from_values("c", values[1], values[2], RULES, thresholds=_T)
+    assert s.wp_after == pytest.approx(1 - s1.wp_before)
+    # a loss the solver proves is not searched again
+    evals = fresh()
+    evals[1] = _pos(1, ("c", 1000), terminal="loss")
+    asked.clear()
+    settle_values(evals, ["b", "c"], RULES, None, 0.05, confirm=confirm, confirm_threshold=0.1)
+    assert asked == []
+    # at most CONFIRM_LIMIT moves a game, the largest losses first
+    many = {
+        i: _pos(i, ("a", 100), ("b", 50)) if i % 2 == 0 else _pos(i, ("c", 300)) for i in range(40)
+    }
+    asked.clear()
+    settle_values(
+        many, ["b", "c"] * 19 + ["b"], RULES, None, 0.05, confirm=confirm, confirm_threshold=0.1
+    )
+    played = {i for i, m in asked if m == "b"}
+    assert 0 < len(played) <= CONFIRM_LIMIT

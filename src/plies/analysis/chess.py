@@ -42,6 +42,7 @@ from plies.analysis.review import (
     worse,
 )
 from plies.analysis.scoring import (
+    CONFIRM_FACTOR,
     Proof,
     Value,
     ValueRules,
@@ -666,13 +667,13 @@ def review_games(
             }
         )
         offset += n
-    factory = ChessAnalyserFactory(budget, hash_mb)
 
     def analyse_alternatives(
-        items: list[tuple[int, tuple[int, str]]],
+        items: list[tuple[int, tuple[int, str]]], budget: Budget = budget
     ) -> dict[tuple[int, tuple[int, str]], PositionEval]:
-        """The positions after the best alternatives ``(game, (i, san))`` (san played at
-        position i of that game), all games in one pass."""
+        """The positions after the moves ``(game, (i, san))`` (san played at position i of
+        that game) within ``budget``, all games in one pass."""
+        factory = ChessAnalyserFactory(budget, hash_mb)
         extra = []
         for g, (i, san) in items:
             job = plans[g].jobs[i][1]
@@ -687,15 +688,23 @@ def review_games(
         )
         return {items[k]: PositionEval.from_dict(v) for k, v in done.items()}
 
+    def confirm(
+        items: list[tuple[int, tuple[int, str]]],
+    ) -> dict[tuple[int, tuple[int, str]], PositionEval]:
+        return analyse_alternatives(items, budget.scaled(CONFIRM_FACTOR))
+
     # one value per position, the best alternatives of the costly moves verified (at most two
-    # rounds, every game's in one pass); the verdicts come from these values (an interrupted
-    # review analyses no alternatives)
+    # rounds, every game's in one pass), the costly verdicts that no proof backs confirmed at a
+    # larger budget; the verdicts come from these values (an interrupted review analyses no
+    # alternatives)
     complete = all(len(e) == len(p.jobs) for e, p in zip(all_evals, plans, strict=True))
     values = settle_many(
         [(e, p.sans) for e, p in zip(all_evals, plans, strict=True)],
         value_rules(),
         analyse_alternatives if complete else None,
         thresholds.good,
+        confirm=confirm if complete else None,
+        confirm_threshold=thresholds.inaccuracy,
     )
     return [
         _judge(plan, evals, vals, budget, lang, workers, thresholds, source)

@@ -11,7 +11,7 @@ then judged from the analyses before and after it (see docs/review.md for the ru
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,7 @@ from plies.analysis.review import (
     worse,
 )
 from plies.analysis.scoring import (
+    CONFIRM_FACTOR,
     Proof,
     Value,
     ValueRules,
@@ -544,7 +545,9 @@ def review_record(
     t = translator(lang)
     board = record.to_board(rule=rule, forbidden="loses", opening=opening)
     moves = board.history
-    factory = AnalyserFactory(board.rule, board.width, board.height, budget, hash_mb, board.opening)
+    base_factory = AnalyserFactory(
+        board.rule, board.width, board.height, budget, hash_mb, board.opening
+    )
     replay = Board(
         width=board.width,
         height=board.height,
@@ -559,7 +562,7 @@ def review_record(
             replay.play(moves[i])
     raw, complete = analyse_positions(
         jobs,
-        factory,
+        base_factory,
         workers=workers,
         cache=cache,
         on_result=session.counting_progress(len(jobs), on_progress),
@@ -581,9 +584,11 @@ def review_record(
     texts = [_alg(board, m) for m in moves]
 
     def analyse_alternatives(
-        pairs: list[tuple[int, str]],
+        pairs: list[tuple[int, str]], budget: Budget = budget
     ) -> dict[tuple[int, str], PositionEval]:
-        """The positions after the best alternatives ``(i, move)`` (played at position i)."""
+        """The positions after the moves ``(i, move)`` (played at position i), analysed
+        within ``budget``."""
+        factory = replace(base_factory, budget=budget)
         extra = []
         for i, text in pairs:
             alt = Board(
@@ -603,11 +608,16 @@ def review_record(
         )
         return {pairs[k]: PositionEval.from_dict(v) for k, v in raw2.items()}
 
+    def confirm(pairs: list[tuple[int, str]]) -> dict[tuple[int, str], PositionEval]:
+        return analyse_alternatives(pairs, budget.scaled(CONFIRM_FACTOR))
+
     # one value per position, the best alternatives of the costly moves verified (at most
-    # two rounds); the verdicts come from these values
+    # two rounds), the costly verdicts that no proof backs confirmed at a larger budget; the
+    # verdicts come from these values
     values = settle_values(
         evals, texts, value_rules(), analyse_alternatives if complete else None,
-        thresholds.good,
+        thresholds.good, confirm=confirm if complete else None,
+        confirm_threshold=thresholds.inaccuracy,
     )  # fmt: skip
     reviews = []
     for i, text in enumerate(texts):

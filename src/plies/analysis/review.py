@@ -15,7 +15,7 @@ import os
 import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from multiprocessing import get_context
 from typing import Any
 
@@ -126,6 +126,19 @@ class Budget:
         return (
             f"t{self.movetime}:d{self.depth}:n{self.nodes}:pv{self.multipv}:"
             f"th{self.threads}:st{self.solver_time}:sn{self.solver_nodes}"
+        )
+
+    def scaled(self, factor: int) -> Budget:
+        """The same budget ``factor`` times larger (time and nodes times ``factor``, depth
+        deeper by log2 of it): the budget a verdict is confirmed with."""
+        grow = max(1, int(factor))
+        return replace(
+            self,
+            movetime=None if self.movetime is None else self.movetime * grow,
+            depth=None if self.depth is None else self.depth + max(1, grow.bit_length() - 1),
+            nodes=None if self.nodes is None else self.nodes * grow,
+            solver_time=None if self.solver_time is None else self.solver_time * grow,
+            solver_nodes=None if self.solver_nodes is None else self.solver_nodes * grow,
         )
 
     def describe(self) -> str:

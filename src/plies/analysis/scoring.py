@@ -324,18 +324,60 @@ def uncertain_moves(
 
 
 Pair = tuple[int, str]  # (position index, move): the position after that move
+# analyses of positions after moves, of several games: (game index, pair) -> its analysis
+Batch = Callable[[list[tuple[int, Pair]]], dict[tuple[int, Pair], PositionEval]]
+
+
+# a costly verdict resting on search values alone (no proof on either side) is confirmed at
+# CONFIRM_FACTOR times the budget, at most CONFIRM_LIMIT moves a game (the largest losses)
+CONFIRM_FACTOR = 4
+CONFIRM_LIMIT = 4
+
+
+def unproven_losses(
+    evals: Mapping[int, PositionEval],
+    moves: Sequence[str],
+    values: Mapping[int, Value],
+    rules: ValueRules,
+    threshold: float,
+) -> list[tuple[float, int]]:
+    """``(loss, i)`` for every move ``i`` that loses at least ``threshold`` of win
+    probability while neither the position before it nor the one after it has an exact value
+    (the verdict rests on the searches alone), largest loss first."""
+    out = []
+    for i, move in enumerate(moves):
+        vb, va = values.get(i), values.get(i + 1)
+        if vb is None or va is None or vb.top is None or vb.top.move == move:
+            continue
+        if vb.proof is not None or va.proof is not None or evals[i + 1].terminal is not None:
+            continue
+        loss = rules.win_probability(vb.score) - rules.win_probability(
+            parent_score(va.score, rules.bound)
+        )
+        if loss >= threshold:
+            out.append((loss, i))
+    return sorted(out, key=lambda item: (-item[0], item[1]))
 
 
 def settle_many(
-    games: Sequence[tuple[Mapping[int, PositionEval], Sequence[str]]],
+    games: Sequence[tuple[dict[int, PositionEval], Sequence[str]]],
     rules: ValueRules,
-    analyse: Callable[[list[tuple[int, Pair]]], dict[tuple[int, Pair], PositionEval]] | None,
+    analyse: Batch | None,
     threshold: float,
     rounds: int = 2,
+    confirm: Batch | None = None,
+    confirm_threshold: float = 1.0,
 ) -> list[dict[int, Value]]:
     """:func:`settle_values` for several games (``(evals, moves)`` each) with one analysis
     call per round for all of them (``analyse`` gets ``(game index, pair)`` items), so a pool
-    of workers is started once a round, not once a game."""
+    of workers is started once a round, not once a game.
+
+    Then, with ``confirm`` (the same call at :data:`CONFIRM_FACTOR` times the budget), the
+    moves that lose at least ``confirm_threshold`` on search values alone
+    (:func:`unproven_losses`, at most :data:`CONFIRM_LIMIT` a game) get the positions before
+    and after them and after their best alternative analysed again; the deeper analyses
+    replace the shallow ones (in ``evals``, updated in place, so that every row showing
+    those positions uses them) and the values are computed again."""
     alternatives: list[dict[Pair, PositionEval]] = [{} for _ in games]
     tried: list[set[Pair]] = [set() for _ in games]
     values = [position_values(e, m, rules) for e, m in games]
@@ -353,26 +395,64 @@ def settle_many(
         for g in {g for g, _ in todo}:
             evals, moves = games[g]
             values[g] = position_values(evals, moves, rules, alternatives[g])
+    if confirm is None:
+        return values
+    todo = []
+    for g, (evals, moves) in enumerate(games):
+        pairs: set[Pair] = set()
+        for _, i in unproven_losses(evals, moves, values[g], rules, confirm_threshold)[
+            :CONFIRM_LIMIT
+        ]:
+            top = values[g][i].top
+            assert top is not None
+            pairs.update({(i, moves[i]), (i, top.move)})
+            if i >= 1 and (i - 1) in evals:
+                pairs.add((i - 1, moves[i - 1]))  # the position before the move
+        todo += [(g, pair) for pair in sorted(pairs)]
+    if not todo:
+        return values
+    for (g, (i, move)), pos in confirm(todo).items():
+        evals, moves = games[g]
+        if moves[i] == move:
+            evals[i + 1] = pos  # the played move: the next position of the game itself
+        else:
+            alternatives[g][(i, move)] = pos
+    for g in {g for g, _ in todo}:
+        evals, moves = games[g]
+        values[g] = position_values(evals, moves, rules, alternatives[g])
     return values
 
 
 def settle_values(
-    evals: Mapping[int, PositionEval],
+    evals: dict[int, PositionEval],
     moves: Sequence[str],
     rules: ValueRules,
     analyse: Callable[[list[Pair]], dict[Pair, PositionEval]] | None,
     threshold: float,
     rounds: int = 2,
+    confirm: Callable[[list[Pair]], dict[Pair, PositionEval]] | None = None,
+    confirm_threshold: float = 1.0,
 ) -> dict[int, Value]:
     """:func:`position_values`, then at most ``rounds`` times: analyse the positions after the
     best alternatives of the moves that lose at least ``threshold`` (``analyse(pairs)`` returns
-    the analyses it finished) and compute the values again."""
+    the analyses it finished) and compute the values again; then the confirmation of
+    :func:`settle_many` (``confirm``, ``confirm_threshold``)."""
 
-    def batch(items: list[tuple[int, Pair]]) -> dict[tuple[int, Pair], PositionEval]:
-        assert analyse is not None
-        return {(0, pair): pos for pair, pos in analyse([p for _, p in items]).items()}
+    def one_game(call: Callable[[list[Pair]], dict[Pair, PositionEval]]) -> Batch:
+        def batch(items: list[tuple[int, Pair]]) -> dict[tuple[int, Pair], PositionEval]:
+            return {(0, pair): pos for pair, pos in call([p for _, p in items]).items()}
 
-    return settle_many([(evals, moves)], rules, batch if analyse else None, threshold, rounds)[0]
+        return batch
+
+    return settle_many(
+        [(evals, moves)],
+        rules,
+        one_game(analyse) if analyse else None,
+        threshold,
+        rounds,
+        one_game(confirm) if confirm else None,
+        confirm_threshold,
+    )[0]
 
 
 @dataclass
