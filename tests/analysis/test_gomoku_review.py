@@ -113,3 +113,21 @@ def test_engine_moves_are_judged_with_hindsight_only():
                 assert scores[m.best_move] > scores.get(m.move, m.score_after), m
             if m.classification == "missed_win":
                 assert m.facts["had_win"]["line"][0] == m.best_move
+
+
+def test_cache_key_names_the_engines_tables_and_numbers(monkeypatch):
+    from plies.analysis import gomoku as G
+    from plies.gomoku.engine import params
+
+    board = Board(15, "freestyle")
+    board.play("h8")
+    key = G.cache_key(board, Budget(nodes=1000))
+    assert key.startswith(f"{G.ANALYSIS_VERSION}-{G.engine_fingerprint('freestyle')}:freestyle:")
+    # rules with other tables get other fingerprints; a changed number changes the key
+    assert G.engine_fingerprint("renju") != G.engine_fingerprint("freestyle")
+    G.engine_fingerprint.cache_clear()
+    monkeypatch.setattr(params, "SE_MARGIN", params.SE_MARGIN + 1)
+    try:
+        assert G.cache_key(board, Budget(nodes=1000)) != key
+    finally:
+        G.engine_fingerprint.cache_clear()

@@ -10,6 +10,8 @@ then judged from the analyses before and after it (see docs/review.md for the ru
 
 from __future__ import annotations
 
+import functools
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -253,13 +255,34 @@ def _threat_facts(engine, board: Board, budget: Budget, to_move: str) -> dict[st
     }
 
 
+@functools.cache
+def engine_fingerprint(rule: str) -> str:
+    """8 hex digits naming the engine a rule's analyses come from: its shipped tables
+    (evaluation, move order, threat term) and its tunable numbers, so that the cache never
+    serves analyses of an engine whose tables or numbers have changed since."""
+    from plies.gomoku.engine import combos, params, threat_eval
+
+    crc = 0
+    for path in (
+        combos.weights_path(rule),
+        combos.order_path(rule),
+        threat_eval.threat_path(rule),
+    ):
+        crc = zlib.crc32(path.read_bytes() if path.exists() else b"-", crc)
+    numbers = [
+        repr(params.rule_value(name, rule)) for name in params.TUNABLE if hasattr(params, name)
+    ]
+    crc = zlib.crc32(";".join(numbers).encode(), crc)
+    return f"{crc:08x}"
+
+
 def cache_key(board: Board, budget: Budget) -> str:
     """The cache key of a position: hash and side to move, rule (with its opening rule unless
-    ``free``), size, budget, version."""
+    ``free``), size, budget, version and engine (:func:`engine_fingerprint`)."""
     rule = board.rule if board.opening == "free" else f"{board.rule}+{board.opening}"
     return (
-        f"{ANALYSIS_VERSION}:{rule}:{board.width}x{board.height}:"
-        f"{board.hash:016x}:{len(board)}:{board.to_move}:{budget.key()}"
+        f"{ANALYSIS_VERSION}-{engine_fingerprint(board.rule)}:{rule}:{board.width}x"
+        f"{board.height}:{board.hash:016x}:{len(board)}:{board.to_move}:{budget.key()}"
     )
 
 
