@@ -712,7 +712,7 @@ class Brain:
         )
         if self.engine is None or self._engine_key != key:
             from plies.gomoku.board import rule_code
-            from plies.gomoku.engine import vct
+            from plies.gomoku.engine import patterns, vct
 
             vct.forget_potentials(rule_code(rule))  # the warm-up built every rule's: 4 MB each
             if self.engine is not None:  # (not on a first move: a full collection takes ~0.1 s)
@@ -741,6 +741,7 @@ class Brain:
                 prefault=False,  # built on the first move's clock: fault in what is probed
                 params=dict(self.params) or None,
             )
+            patterns.forget_tables()  # 2 MB a rule: the engine holds its own packed copy
             self._engine_key = key
             self._new_game = False
             self.dbg(
