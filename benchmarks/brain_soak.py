@@ -28,8 +28,8 @@ Reported: forfeits, illegal moves, crashes, protocol failures (a wrong answer to
 included), the reply time minus the limit (p50/p99/max in ms, from sending the request to
 reading the move, as the arena measures it) and the peak RSS of the brain processes (Linux
 ``VmHWM`` of each process and its children, sampled after every move) against
-``--max-memory``. The summary is written to ``--out`` after every game, so Ctrl-C (or a kill)
-leaves the partial results.
+``--max-memory``, also as it stood after each game (``peak_rss_mb_by_game``). The summary is
+written to ``--out`` after every game, so Ctrl-C (or a kill) leaves the partial results.
 """
 
 from __future__ import annotations
@@ -495,6 +495,7 @@ def run(args: argparse.Namespace) -> dict:
     late: list[str] = []  # problems found after the last game
     seeds = {name: args.seed * 1000 + i for i, name in enumerate(names)}
     results: list[GameResult] = []
+    peaks: list[float] = []  # the brains' peak RSS after each game
     started = time.monotonic()
     adjudication = (
         Adjudication(max_moves=args.max_moves) if args.protocol == "uci" else Adjudication()
@@ -540,6 +541,8 @@ def run(args: argparse.Namespace) -> dict:
                     players.pop(colours[colour]).close()  # type: ignore[attr-defined]
                 results.append(result)
                 data = summary(args, results, everyone, started, late)
+                peaks.append(data["peak_rss_mb"])  # so far: a brain growing from game to game
+                data["peak_rss_mb_by_game"] = peaks
                 save(args.out, data)
                 bad = sum(
                     data[k]
@@ -565,6 +568,7 @@ def run(args: argparse.Namespace) -> dict:
                 late.append(f"{player.name}: {exc}")  # type: ignore[attr-defined]
             player.close()  # type: ignore[attr-defined]
     data = summary(args, results, everyone, started, late)
+    data["peak_rss_mb_by_game"] = peaks
     data["interrupted"] = len(results) < args.games
     save(args.out, data)
     return data

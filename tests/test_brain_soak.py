@@ -39,6 +39,8 @@ def test_pbrain_soak_smoke(tmp_path: Path) -> None:
     assert data["games"] == 2 and all(data[k] == 0 for k in FAILURES)
     assert data["garbage_lines"] > 10 and data["setups"] == ["gomoku renju 15"]
     assert 100 < data["peak_rss_mb"] < 1000
+    assert len(data["peak_rss_mb_by_game"]) == 2
+    assert data["peak_rss_mb_by_game"][-1] == data["peak_rss_mb"]
     timing = data["reply_minus_limit_ms"]
     assert timing["moves"] > 10 and timing["p50"] < 0
 

@@ -86,6 +86,51 @@ def test_lean_brain_plays_without_numba(built: Path) -> None:
         assert brain.close() == 0
 
 
+@pytest.mark.slow
+def test_lean_brain_does_not_grow_from_game_to_game(built: Path) -> None:
+    # two lean brains play the same node-limited game twice (RESTART between): the second game
+    # must not leave either process holding more memory than the first (each held 2-3 MB more
+    # when a new game's search contexts came from the heap: pbrain.tune_malloc)
+    from plies.gomoku import Board
+
+    brains = [BrainProcess(PLIES_AOT_DIR=str(built)) for _ in range(2)]
+
+    def rss(brain: BrainProcess) -> int:
+        with open(f"/proc/{brain.proc.pid}/statm") as f:
+            return int(f.read().split()[1]) * 4096
+
+    def game() -> list[tuple[int, int]]:
+        board = Board.from_moves([(10, 10), (11, 11), (10, 11)], 20)
+        move = brains[1].move("BOARD", "10,10,2", "11,11,1", "10,11,2", "DONE")
+        board.play(move)
+        move = brains[0].move(
+            "BOARD", "10,10,1", "11,11,2", "10,11,1", f"{move[0]},{move[1]},2", "DONE"
+        )
+        board.play(move)
+        while not board.is_over and len(board) < 80:
+            move = brains[len(board) % 2].move(f"TURN {move[0]},{move[1]}")
+            board.play(move)
+        return [(m.x, m.y) for m in board.history]
+
+    try:
+        for brain in brains:
+            assert brain.ask("START 20") == "OK"
+            brain.send("INFO max_memory 73400320", "INFO max_node 5000", "INFO timeout_turn 10000")
+        first = game()
+        after_first = [rss(b) for b in brains]
+        for brain in brains:
+            assert brain.ask("RESTART") == "OK"
+        assert game() == first  # node-limited: the same game
+        for brain, before in zip(brains, after_first, strict=True):
+            assert rss(brain) - before < 2**20, (before, rss(brain))
+            assert brain.peak_rss() < 70 * 2**20  # issue 24's limit (short searches here)
+            with open(f"/proc/{brain.proc.pid}/maps") as f:
+                assert "libcrypto" not in f.read()  # numpy.random imports it (secrets)
+    finally:
+        for brain in brains:
+            assert brain.close() == 0
+
+
 def test_a_stale_or_missing_extension_is_not_used(tmp_path: Path) -> None:
     assert aot.available(tmp_path) is None
     (tmp_path / (aot.EXTENSION + ".cpython-311-x86_64-linux-gnu.so")).write_bytes(b"")

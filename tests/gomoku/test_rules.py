@@ -627,3 +627,14 @@ def test_five_fills_a_5x5_row(rule):
     assert board.winner == BLACK
     assert cellset(board.winning_line) == {(x, 4) for x in range(5)}
     assert_oracle_agrees(board)
+
+
+def test_shipped_zobrist_keys_are_the_seeded_ones():
+    # plies/data/gomoku-zobrist.npy spares every process numpy.random (and OpenSSL's
+    # libcrypto, which it imports): its keys must be the ones the seed gives
+    import numpy as np
+
+    from plies.gomoku import rules
+
+    assert rules.ZOBRIST.dtype == np.uint64
+    assert np.array_equal(rules.ZOBRIST, rules.zobrist_keys())

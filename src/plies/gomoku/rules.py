@@ -56,7 +56,23 @@ def zobrist_keys() -> np.ndarray:
     return keys
 
 
-ZOBRIST = zobrist_keys()
+def _shipped_zobrist() -> np.ndarray:
+    """The keys of :func:`zobrist_keys` as shipped in ``plies/data/gomoku-zobrist.npy`` (a test
+    checks they agree), else generated: generating them imports ``numpy.random``, which imports
+    ``secrets`` and with it OpenSSL's libcrypto, 5 MB resident that the lean brain (70 MB in
+    all) cannot spare."""
+    from importlib import resources
+
+    try:
+        keys = np.load(str(resources.files("plies.data").joinpath("gomoku-zobrist.npy")))
+    except (OSError, ValueError):
+        return zobrist_keys()
+    if keys.dtype != np.uint64 or keys.shape != (3, MAX_PADDED):
+        return zobrist_keys()
+    return keys
+
+
+ZOBRIST = _shipped_zobrist()
 
 
 def padded_stride(width: int) -> int:

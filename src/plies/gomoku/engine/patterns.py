@@ -257,6 +257,12 @@ def pattern_table(rule: int) -> np.ndarray:
     return table
 
 
+def forget_tables() -> None:
+    """Drop the tables loaded so far (2 MB each): an engine keeps its own packed copy, and a
+    later :func:`pattern_table` loads the cache file again (the lean brain counts its MB)."""
+    _TABLES.clear()
+
+
 def encode_line(cells: str) -> int:
     """The key of an 11-character line written as text, centre at index 5 (for tests and docs).
 
