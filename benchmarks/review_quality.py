@@ -170,8 +170,10 @@ def inject_losing_move(
 ) -> tuple[list[Move], int] | None:
     """A game with one move replaced by a losing one: after it the opponent has a VCF, while
     after the engine's best move there (20,000 nodes) the opponent has neither a VCF nor a
-    VCT (often a threat left unanswered: the position held, the move lets it through).
-    Returns (moves, 1-based ply)."""
+    VCT (often a threat left unanswered: the position held, the move lets it through), and
+    where the mover's chances by that search are at least 10%. Returns (moves, 1-based ply)."""
+    from plies.gomoku.engine.api import win_probability
+
     plies = list(range(6, max(7, len(moves) - 4)))
     rng.shuffle(plies)
     for k in plies[:12]:
@@ -180,7 +182,10 @@ def inject_losing_move(
         if board.is_over or engine.vcf(board) is not None:
             continue  # the mover wins: any other move would be a missed win
         engine.new_game()
-        best = engine.search(board, nodes=20000).move
+        found = engine.search(board, nodes=20000)
+        if win_probability(found.score) < 0.1:
+            continue  # lost already in all but name: a losing move there costs next to nothing
+        best = found.move
         after_best = board.copy()
         after_best.play(best)
         if after_best.is_over or engine.vcf(after_best) is not None:
