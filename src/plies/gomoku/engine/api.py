@@ -164,6 +164,7 @@ class Engine:
                 "DEFENCE_VCT_SHARE",
                 "DEFENCE_VCT_TRIES",
                 "DEFENCE_VCT_DEPTH",
+                "DEFENCE_SEARCH_SHARE",
             )
         }
         try:
@@ -205,6 +206,8 @@ class Engine:
         self.defence_stats: dict[str, int] = {}
         self._refuted: list[int] = []
         self._defence: tuple[int | None, float | None] | None = None
+        self._verify: tuple[int | None, float | None] | None = None  # the reply check's share
+        self._verify_ctx: S.SearchContext | None = None
         # the opening book whose moves are played at the root (plies.gomoku.book.Book)
         self.book = None
         self.set_book(book)
@@ -518,33 +521,39 @@ class Engine:
         after ``DEFENCE_VCT_TRIES`` of them the position counts as lost, the exclusions are
         lifted and no more checks are made (False). The solver's nodes come out of the
         search's node limit, its time out of the search's."""
-        budget = self._defence
-        if budget is None or self.stop_flag[0] != 0:
+        if (self._defence is None and self._verify is None) or self.stop_flag[0] != 0:
             return False
         after = board.copy()
         after.play(move)
         if after.is_over:
             return False
-        nodes, seconds = budget
-        left = int(ctx.stats[S.S_NODE_LIMIT] - ctx.stats[S.S_NODES])
-        limit = max(1, min(nodes, left // 3)) if nodes is not None else None
-        stop_at = None
-        if seconds is not None:
-            stop_at = time.perf_counter() + seconds
-            if deadline is not None:
-                stop_at = min(stop_at, deadline)
-        lost, used = self._opponent_wins(after, limit, stop_at)
-        if nodes is not None:
-            ctx.stats[S.S_NODE_LIMIT] -= used
+        lost = False
         stats = self.defence_stats
-        stats["checks"] += 1
-        stats["nodes"] += used
+        for budget, check in (
+            (self._defence, self._opponent_wins),
+            (self._verify, self._reply_wins),
+        ):
+            if budget is None or lost:
+                continue
+            nodes, seconds = budget
+            left = int(ctx.stats[S.S_NODE_LIMIT] - ctx.stats[S.S_NODES])
+            limit = max(1, min(nodes, left // 3)) if nodes is not None else None
+            stop_at = None
+            if seconds is not None:
+                stop_at = time.perf_counter() + seconds
+                if deadline is not None:
+                    stop_at = min(stop_at, deadline)
+            lost, used = check(after, limit, stop_at)
+            if nodes is not None:
+                ctx.stats[S.S_NODE_LIMIT] -= used
+            stats["checks"] += 1
+            stats["nodes"] += used
         if not lost:
             return False
         stats["refuted"] += 1
         if stats["refuted"] >= self._search_params["DEFENCE_VCT_TRIES"]:
             self._refuted = []
-            self._defence = None
+            self._defence = self._verify = None
             return False
         self._refuted.append(self._to_pos(move))
         return True
@@ -565,6 +574,39 @@ class Engine:
         if line:  # unreplayed: a pass has no board
             self._defence = budget
         return used
+
+    def _reply_wins(self, after: Board, nodes: int | None, stop_at: float | None):
+        """The reply check (``DEFENCE_SEARCH_SHARE``): whether a search of ``after`` on its own
+        (iterative deepening, the shared table, its own context and stop flag) proves a win
+        for its side to move within ``nodes`` nodes and by ``stop_at``; and its nodes."""
+        st, tb = ST.state_from_board(after, self.tables)
+        self._open_ring(after, st)
+        cells = st.cells.shape[0]
+        vctx = self._verify_ctx
+        if vctx is None or vctx.history.shape[1] != cells:
+            vctx = self._verify_ctx = S.new_context(cells, self.tt, np.zeros(1, dtype=np.int64))
+        self._prepare(vctx, nodes)
+        vctx.excluded[:] = -1  # the root's banned cells and refuted moves are not this node's
+        vctx.stop[0] = 0
+        watchdog = None
+        if stop_at is not None:
+            watchdog = _Watchdog(vctx.stop, stop_at)
+            watchdog.start()
+        won = False
+        try:
+            for depth in range(1, 64):
+                if self.stop_flag[0] != 0:
+                    break
+                score = int(S.pvs(st, tb, vctx, -S.INF, S.INF, depth, 0, -1))
+                if vctx.stop[0] != 0:
+                    break
+                if abs(score) > S.WIN_BOUND:
+                    won = score > S.WIN_BOUND
+                    break
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+        return won, int(vctx.stats[S.S_NODES])
 
     def _opponent_wins(self, after: Board, nodes: int | None, stop_at: float | None):
         """Whether the threat solver proves a win for the side to move of ``after`` (its line
@@ -629,7 +671,7 @@ class Engine:
         vct_nodes = 0
         self._refuted = []
         self.defence_stats = {"checks": 0, "refuted": 0, "nodes": 0}
-        self._defence = None
+        self._defence = self._verify = None
         try:
             st, tb = ST.state_from_board(board, self.tables)
             result = None
@@ -656,6 +698,12 @@ class Engine:
                 vct_nodes += used
                 if nodes is not None:
                     nodes = max(1, nodes - used)
+            share = self._search_params["DEFENCE_SEARCH_SHARE"]
+            if share > 0 and multipv == 1 and (nodes is not None or movetime is not None):
+                self._verify = (
+                    None if nodes is None else max(1, nodes * share // 100),
+                    None if movetime is None else movetime * share / 100,
+                )
             for i in range(1, self.threads):
                 hst, _ = ST.state_from_board(board, self.tables)
                 self._open_ring(board, hst)

@@ -95,6 +95,15 @@ DEFENCE_VCT_SHARE = 0
 DEFENCE_VCT_TRIES = 4
 DEFENCE_VCT_DEPTH = 4
 
+# the reply check: the same check by a search instead of the threat solver. Once an iteration
+# of at least DEFENCE_VCT_DEPTH has chosen a root move not checked yet, the position after it
+# is searched on its own (iterative deepening, the shared table, at most this percent of the
+# budget, 0: off); a move after which that search proves the opponent's win is excluded like a
+# refuted one (DEFENCE_VCT_TRIES bounds both checks together). A search from the reply
+# position finds wins the root's reduced subtree missed (session 14: in lost games against
+# Rapfi, 100,000 nodes after the move played proved the loss that 400,000 at the root missed)
+DEFENCE_SEARCH_SHARE = 0
+
 # per-rule overrides of the numbers above, tuned for one rule alone (benchmarks/spsa.py
 # --rules R); every reader goes through rule_value (an Engine's params still win)
 # Renju: session 11's Renju-only SPSA run (1,421 game pairs at 8,000 nodes); against the shared
@@ -147,6 +156,7 @@ TUNABLE = (
     "DEFENCE_VCT_SHARE",
     "DEFENCE_VCT_TRIES",
     "DEFENCE_VCT_DEPTH",
+    "DEFENCE_SEARCH_SHARE",
 )
 
 

@@ -1,0 +1,71 @@
+"""The reply check (``DEFENCE_SEARCH_SHARE``): the position after the root's chosen move is
+searched on its own; a move after which that search proves the opponent's win is excluded like
+one the defence check refutes; its nodes come out of the search's budget; a forced reply is
+never checked away."""
+
+from __future__ import annotations
+
+from plies.gomoku import Board, Move
+from plies.gomoku.engine.api import Engine
+from plies.gomoku.engine.search import WIN_BOUND
+
+# freestyle, black (plies) to move at ply 11 of a game against Rapfi at 0.5 s a move: the
+# root search of 400,000 nodes plays g8 (6, 7), after which a search of 100,000 nodes from the
+# position itself proves white's win (k6 j7 k5 k7 l7 m8 l5 m5 in the game's review)
+RAPFI_GAME = [
+    (4, 5), (8, 7), (10, 5), (8, 9), (8, 8), (9, 10), (7, 9), (9, 7), (7, 7), (7, 8),
+]  # fmt: skip
+G8 = Move(6, 7)
+NODES = 400_000
+CHECK = {"DEFENCE_SEARCH_SHARE": 25}
+
+
+def board_of(moves) -> Board:
+    board = Board(15, "freestyle")
+    for x, y in moves:
+        board.play(Move(x, y))
+    return board
+
+
+def proven_lost_after(board: Board, move: Move, nodes: int = 150_000) -> bool:
+    after = board.copy()
+    after.play(move)
+    engine = Engine("freestyle", 15, hash_mb=16)
+    return engine.search(after, nodes=nodes).score > WIN_BOUND
+
+
+def test_the_reply_search_proves_the_win_the_root_search_missed() -> None:
+    board = board_of(RAPFI_GAME)
+    plain = Engine("freestyle", 15, hash_mb=16)
+    assert plain.search(board, nodes=NODES).move == G8  # the move the game's search chose
+    after = board.copy()
+    after.play(G8)
+    fresh = Engine("freestyle", 15, hash_mb=16)  # a table without the root search's entries
+    won, used = fresh._reply_wins(after, 100_000, None)
+    assert won and 0 < used <= 100_000 * 1.02
+    # a quiet position: no win proven, the whole budget spent
+    quiet = board_of([(7, 7), (8, 8)])
+    won, used = fresh._reply_wins(quiet, 5_000, None)
+    assert not won and used >= 5_000
+
+
+def test_a_move_the_reply_search_refutes_is_not_played() -> None:
+    board = board_of(RAPFI_GAME)
+    engine = Engine("freestyle", 15, hash_mb=16, params=CHECK)
+    result = engine.search(board, nodes=NODES)
+    stats = engine.defence_stats
+    refuted = [engine._to_move(p) for p in engine._refuted]
+    assert stats["refuted"] >= 1 and G8 in refuted and result.move not in refuted
+    assert len(refuted) == stats["refuted"]
+    for move in refuted:
+        assert proven_lost_after(board, move)
+    assert board.is_legal(result.move) and result.pv[0] == result.move
+    # the checks' nodes come out of the budget
+    assert stats["nodes"] > 0 and result.nodes <= NODES * 1.02
+
+
+def test_a_forced_block_is_never_checked_away_by_the_reply_search() -> None:
+    board = board_of([(7, 7), (7, 6), (7, 8), (0, 0), (7, 9), (0, 2), (7, 10)])
+    engine = Engine("freestyle", 15, hash_mb=4, params=CHECK)
+    result = engine.search(board, nodes=5_000)
+    assert result.move == Move(7, 11) and engine.defence_stats["checks"] == 0
