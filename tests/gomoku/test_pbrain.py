@@ -396,3 +396,26 @@ def test_info_param_sets_engine_numbers_and_refuses_bad_ones(brain):
     brain.move("BOARD", "7,7,2", "8,8,1", "DONE")
     brain.send("INFO debug 0", "INFO param THREAT=learned")
     assert any(c.startswith("DEBUG engine") for c in brain.chatter), brain.chatter
+
+
+def test_the_engine_is_built_after_an_instant_first_move_not_on_the_next_clock():
+    # Caro's pro opening: BEGIN is answered with the centre at once, without the engine; the
+    # engine is built right after that reply, while the opponent thinks, not on the clock of
+    # the next TURN (a 0.1 s move lost its time to the build in a soak)
+    b = BrainProcess(PLIES_PBRAIN_DEBUG="1")
+    try:
+        start(b, 20, 20, RULES["caro"], turn_ms=1000)
+        assert b.move("BEGIN") == (10, 10)
+        time.sleep(1.0)  # the opponent's thinking time
+        turn_sent = b.send("TURN 8,8")
+        built = []
+        while True:
+            when, line = b.lines.get(timeout=30)
+            assert line is not None, b.tail()
+            if line.startswith("DEBUG engine caro 20x20"):
+                built.append(when)
+            elif not line.startswith(("DEBUG", "MESSAGE", "SUGGEST")):
+                break
+        assert built and built[0] < turn_sent, line
+    finally:
+        b.close()

@@ -653,6 +653,8 @@ class Brain:
             game.used += time.perf_counter() - t0
             self._add_stone(x, y, OWN)
             self.send(f"{x},{y}")
+            if self.engine is None or self._new_game:
+                self._prepare_engine()
             if self.compiled:
                 trim_heap()  # after the reply, off the clock: the lean brain counts its MB
         except BrainError as exc:
@@ -662,6 +664,18 @@ class Brain:
 
             traceback.print_exc()  # on stderr, which managers show or log, for a bug report
             self._answer_anyway(f"internal error: {type(exc).__name__}: {exc}")
+
+    def _prepare_engine(self) -> None:
+        """Build the engine for this game after a reply made without it (the centre of an
+        empty board, at once), off the clock while the opponent thinks: built on the next
+        move's clock instead (a change of rule or size rebuilds it, with a full garbage
+        collection of about 0.1 s) it cost a 0.1 s move its time (session 14's soak)."""
+        if not self._engine_ready.is_set() or self.warm_error is not None:
+            return
+        try:
+            self._ensure_engine()
+        except Exception as exc:  # noqa: BLE001 - the next move builds it again, and says why
+            self.dbg(f"engine not built after the reply: {exc}")
 
     def _answer_anyway(self, problem: str) -> None:
         """After an engine failure, a legal move all the same (the fallback's) rather than an
