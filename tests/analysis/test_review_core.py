@@ -149,3 +149,16 @@ def test_analyse_positions_pool():
 def test_interrupt_keeps_finished_results():
     results, complete = analyse_positions([(None, i) for i in range(6)], Interrupting())
     assert not complete and results == {i: {"value": i} for i in range(3)}
+
+
+def test_a_scaled_budget_is_larger_and_searches_each_position_once():
+    from plies.analysis.review import Budget
+
+    nodes = Budget(nodes=4000, solver_nodes=4000).scaled(4)
+    assert (nodes.nodes, nodes.solver_nodes, nodes.retry) == (16000, 16000, False)
+    timed = Budget(movetime=0.5, solver_time=0.1).scaled(4)
+    assert (timed.movetime, timed.solver_time) == (2.0, 0.4)
+    assert Budget(depth=6).scaled(4).depth == 8
+    # the cache keeps the two apart; a plain budget's key is unchanged
+    assert timed.key() != Budget(movetime=2.0, solver_time=0.4).key()
+    assert Budget(movetime=2.0).key() == "t2.0:dNone:nNone:pv3:th1:stNone:snNone"

@@ -107,6 +107,8 @@ class Budget:
     threads: int = 1
     solver_time: float | None = None
     solver_nodes: int | None = None
+    # with movetime, an uncertain position is searched a second time (scoring.search_position)
+    retry: bool = True
 
     def __post_init__(self) -> None:
         limits = [v for v in (self.movetime, self.depth, self.nodes) if v is not None]
@@ -126,11 +128,13 @@ class Budget:
         return (
             f"t{self.movetime}:d{self.depth}:n{self.nodes}:pv{self.multipv}:"
             f"th{self.threads}:st{self.solver_time}:sn{self.solver_nodes}"
+            + ("" if self.retry else ":r0")
         )
 
     def scaled(self, factor: int) -> Budget:
         """The same budget ``factor`` times larger (time and nodes times ``factor``, depth
-        deeper by log2 of it): the budget a verdict is confirmed with."""
+        deeper by log2 of it), without the second search of uncertain positions (the larger
+        budget is that already): the budget a verdict is confirmed with."""
         grow = max(1, int(factor))
         return replace(
             self,
@@ -139,6 +143,7 @@ class Budget:
             nodes=None if self.nodes is None else self.nodes * grow,
             solver_time=None if self.solver_time is None else self.solver_time * grow,
             solver_nodes=None if self.solver_nodes is None else self.solver_nodes * grow,
+            retry=False,
         )
 
     def describe(self) -> str:

@@ -81,7 +81,7 @@ def search_position(
     result = run((lambda r: chosen.append(r.move)) if timed else None)
     lines = lines_of(result)
     extra = 0.0
-    if timed and _uncertain(lines, chosen):
+    if timed and budget.retry and _uncertain(lines, chosen):
         again = run(None)
         if again.depth >= result.depth:
             extra = round(again.time, 3)
@@ -331,7 +331,7 @@ Batch = Callable[[list[tuple[int, Pair]]], dict[tuple[int, Pair], PositionEval]]
 # a costly verdict resting on search values alone (no proof on either side) is confirmed at
 # CONFIRM_FACTOR times the budget, at most CONFIRM_LIMIT moves a game (the largest losses)
 CONFIRM_FACTOR = 4
-CONFIRM_LIMIT = 4
+CONFIRM_LIMIT = 3
 
 
 def unproven_losses(
