@@ -2,7 +2,8 @@
 
     PYTHONPATH=src python benchmarks/review_quality.py [--games 10] [--nodes 4000]
         [--rule freestyle] [--seed 1] [--ref-factor 10] [--rapfi PATH --rapfi-time 1.0]
-        [--workers 2] [--player-param NAME=VALUE ...] [--json OUT]
+        [--workers 2] [--player-param NAME=VALUE ...] [--alarm-nodes 1000000]
+        [--no-confirm] [--json OUT]
 
 Games: plies plays both sides at ``--nodes`` per move from seeded random openings (the
 trainer's generator, :func:`plies.tune.gomoku_data.play_game`). Every figure below is
@@ -11,10 +12,13 @@ printed and, with ``--json``, written:
 * **equal-budget errors**: each game is reviewed at the budget it was played with; a move
   labelled worse than an inaccuracy (mistake, blunder, missed win) is an error of the review
   or of the player at that budget (the random opening stones of the games are not counted:
-  they are no engine's moves). Target: at most 1 per 10 games. Reported apart: those a
+  they are no engine's moves). Each is listed (``errors``). Reported apart: those a
   threat proof backs (the opponent's forced win after the move, or a forced win of the mover
   missed: errors of the player the review's solver proves) and those resting on the search's
-  values alone (the ones search noise could produce).
+  values alone (the ones search noise could produce), and of the latter the **false
+  alarms**: those a search of ``--alarm-nodes`` nodes finds losing under 0.10 (target: at
+  most 1 per 10 games; docs/review.md). ``--no-confirm`` reviews without the confirmation of
+  unproven costly verdicts at a larger budget.
 * **consistency**: rows whose "after" differs from the next row's "before" (seen from the
   other side) by more than 0.02; lines that do not replay legally from their position or do
   not start at the move their row names (best line, the missed win, the refutation).
