@@ -8,7 +8,7 @@ move notation and win-probability sigmoid; the exact facts and the notes stay th
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -297,6 +297,20 @@ def position_values(
     return values
 
 
+def _move_losses(
+    moves: Sequence[str], values: Mapping[int, Value], rules: ValueRules
+) -> Iterator[tuple[int, Value, Value, float]]:
+    """``(i, value before, value after, loss)`` for every move ``i`` that is not its
+    position's best move, both values known: the loss is the mover's win probability before
+    it minus after it."""
+    for i, move in enumerate(moves):
+        vb, va = values.get(i), values.get(i + 1)
+        if vb is None or va is None or vb.top is None or vb.top.move == move:
+            continue
+        played = parent_score(va.score, rules.bound)
+        yield i, vb, va, rules.win_probability(vb.score) - rules.win_probability(played)
+
+
 def uncertain_moves(
     evals: Mapping[int, PositionEval],
     moves: Sequence[str],
@@ -310,14 +324,10 @@ def uncertain_moves(
     analysed before, ``done``): its line is the position's shallow search while the played
     move was judged one ply deeper."""
     out = []
-    for i, move in enumerate(moves):
-        vb, va = values.get(i), values.get(i + 1)
-        if vb is None or va is None or vb.top is None or vb.top.move == move:
-            continue
+    for i, vb, _, loss in _move_losses(moves, values, rules):
+        assert vb.top is not None
         if (i, vb.top.move) in done or (vb.proof is not None and vb.proof.score > rules.bound):
             continue
-        played = parent_score(va.score, rules.bound)
-        loss = rules.win_probability(vb.score) - rules.win_probability(played)
         if loss >= threshold:
             out.append((i, vb.top.move))
     return out
@@ -345,15 +355,9 @@ def unproven_losses(
     probability while neither the position before it nor the one after it has an exact value
     (the verdict rests on the searches alone), largest loss first."""
     out = []
-    for i, move in enumerate(moves):
-        vb, va = values.get(i), values.get(i + 1)
-        if vb is None or va is None or vb.top is None or vb.top.move == move:
-            continue
+    for i, vb, va, loss in _move_losses(moves, values, rules):
         if vb.proof is not None or va.proof is not None or evals[i + 1].terminal is not None:
             continue
-        loss = rules.win_probability(vb.score) - rules.win_probability(
-            parent_score(va.score, rules.bound)
-        )
         if loss >= threshold:
             out.append((loss, i))
     return sorted(out, key=lambda item: (-item[0], item[1]))

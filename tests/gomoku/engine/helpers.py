@@ -5,10 +5,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from plies.gomoku import Move, rules
+from plies.gomoku import Board, Move, rules
 from plies.gomoku.notation import COLUMN_LETTERS
 
 DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+def board_of(moves, rule: str = "freestyle", size: int = 15) -> Board:
+    """A board with the stones ``moves`` ((x, y) pairs) played in turn from black."""
+    board = Board(size, rule)
+    for x, y in moves:
+        board.play(Move(x, y))
+    return board
 
 
 def quintet_problems() -> list[dict]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from plies.gomoku import Board, Move
 from plies.gomoku.engine.api import Engine
 
+from .helpers import board_of
+
 # freestyle, from a self-play game at 8,000 nodes a move (black to move): a 20,000-node search
 # prefers a move after which white has a 17-ply VCT (a slow threat the search's horizon
 # misses), and a move that is not refuted exists
@@ -16,13 +18,6 @@ THREATENED = [
 ]  # fmt: skip
 NODES = 20_000
 CHECK = {"DEFENCE_VCT_SHARE": 20}
-
-
-def board_of(moves, rule: str = "freestyle") -> Board:
-    board = Board(15, rule)
-    for x, y in moves:
-        board.play(Move(x, y))
-    return board
 
 
 def opponent_wins(board: Board, move: Move, nodes: int = 100_000) -> bool:

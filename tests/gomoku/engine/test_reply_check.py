@@ -9,6 +9,8 @@ from plies.gomoku import Board, Move
 from plies.gomoku.engine.api import Engine
 from plies.gomoku.engine.search import WIN_BOUND
 
+from .helpers import board_of
+
 # freestyle, black (plies) to move at ply 11 of a game against Rapfi at 0.5 s a move: the
 # root search of 400,000 nodes plays g8 (6, 7), after which a search of 100,000 nodes from the
 # position itself proves white's win (k6 j7 k5 k7 l7 m8 l5 m5 in the game's review)
@@ -18,13 +20,6 @@ RAPFI_GAME = [
 G8 = Move(6, 7)
 NODES = 400_000
 CHECK = {"DEFENCE_SEARCH_SHARE": 25}
-
-
-def board_of(moves) -> Board:
-    board = Board(15, "freestyle")
-    for x, y in moves:
-        board.play(Move(x, y))
-    return board
 
 
 def proven_lost_after(board: Board, move: Move, nodes: int = 150_000) -> bool:
