@@ -1188,7 +1188,7 @@ def train() -> None:
     type=float,
     default=0.7,
     show_default=True,
-    help="--target threat: the TD(lambda) of the labels (1: the game result alone).",
+    help="--target threat and net: the TD(lambda) of the labels (1: the game result alone).",
 )
 @click.option(
     "--coarse",
@@ -1200,14 +1200,17 @@ def train() -> None:
     type=float,
     default=1.0,
     show_default=True,
-    help="--target threat: multiply the fitted term (2 played best in freestyle, training.md).",
+    help="--target threat and net: multiply the fitted term (threat: 2 played best in "
+    "freestyle, training.md).",
 )
-@click.option("--steps", type=int, help="Fit iterations (default: 400; 600 for threat).")
+@click.option(
+    "--steps", type=int, help="Fit iterations (default: 400; 600 for threat; 800 for net)."
+)
 @click.option(
     "--prior",
     type=float,
     help="Pull toward the hand-written values (default: 1e-7 for eval, 1e-4 for order and "
-    "choice); for threat, toward no term (default 10).",
+    "choice); for threat and net, toward no term (default 10 and 1e-3).",
 )
 @click.option(
     "--backend",
@@ -1220,19 +1223,21 @@ def train() -> None:
 @click.option("--fit/--no-fit", default=True, help="Fit a table after the games (default on).")
 @click.option(
     "--target",
-    type=click.Choice(["eval", "order", "choice", "threat"]),
+    type=click.Choice(["eval", "order", "choice", "threat", "net"]),
     default="eval",
     show_default=True,
     help="What to fit: the evaluation's table to results and scores (eval), the search's "
     "move order to the moves the self-play search chose (order), the evaluation's table "
     "to those moves (choice: the chosen move's position should evaluate best), or the "
-    "evaluation's threat term to the principal variations' leaves (threat, TD-leaf).",
+    "evaluation's threat term to the principal variations' leaves (threat, TD-leaf), or "
+    "the evaluation's pattern network to those leaves (net).",
 )
 def train_gomoku(**kw) -> None:
     """Self-play games at a fixed node budget, then fit the learned evaluation's table of
     pattern-combination values to their results and search scores (or, with --target order,
     the search's move order to the moves it chose; with --target choice, the evaluation to
-    those moves; with --target threat, the evaluation's threat term by TD-leaf)."""
+    those moves; with --target threat, the evaluation's threat term by TD-leaf; with
+    --target net, the evaluation's pattern network by TD-leaf)."""
     from plies.tune.train import TrainRequest
     from plies.tune.train import train_gomoku as run
 
@@ -1247,7 +1252,7 @@ def train_gomoku(**kw) -> None:
     if not 0.0 < kw["gain"] <= 10.0:
         raise InvalidOption(f"--gain must be within (0, 10], not {kw['gain']}")
     if kw["steps"] is None:
-        kw["steps"] = 600 if kw["target"] == "threat" else 400
+        kw["steps"] = {"threat": 600, "net": 800}.get(kw["target"], 400)
     run(TrainRequest(**kw), _console())
 
 

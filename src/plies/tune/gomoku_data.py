@@ -231,7 +231,7 @@ def replay(
         if tables is None or tables[0] != record["size"]:
             tables = (
                 record["size"],
-                ST.make_tables(board.rule_code, {"EVAL": "classic", "THREAT": "off"}),
+                ST.make_tables(board.rule_code, {"EVAL": "classic", "THREAT": "off", "NET": "off"}),
             )
         tb = tables[1]
         st, _ = ST.state_from_board(board, tb)

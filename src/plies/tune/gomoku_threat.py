@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -63,24 +64,23 @@ def coarse_of(side_mask: np.ndarray) -> np.ndarray:
     return (flex > 0) * 4 + (double > 0) * 2 + (four > 0)
 
 
-def threat_data(
+def leaves(
     games: list[dict],
     rule: str,
     td: float = 0.7,
     progress: Callable[[int, int], None] | None = None,
-    quiet: bool = False,
-) -> ThreatData:
-    """The leaves of every engine move of ``games`` (all ``rule``), labelled as described
-    above; games without principal variations use the searched position itself. ``quiet``
-    keeps only the leaves the search would evaluate statically: neither side has an open
-    three (the search answers the opponent's below its horizon and scores its own as a win);
-    off by default, as it played no better (docs/training.md)."""
+) -> Iterator[tuple[dict, Any, Any, int, float]]:
+    """``(record, state, tables, side, target)`` for the leaf of every labelled engine move of
+    ``games`` (all ``rule``; see the module's text): the state is at the end of the move's
+    principal variation (the searched position itself for games without them), ``side`` its
+    side to move (0 black) and ``target`` the TD(lambda) return turned to that side. Leaves
+    with a five to make or block are skipped. The state is taken back after each item: use
+    it before asking for the next."""
     from plies.gomoku.engine import state as ST
     from plies.tune.gomoku_data import replay
 
     if not 0.0 <= td <= 1.0:
         raise InvalidOption(f"td lambda must be within 0..1, not {td}")
-    cols: dict[str, list] = {k: [] for k in ("base", "own", "opp", "colour", "target", "game")}
     returns: list[float] = []
     for record, ply, st, tb, _, score in replay(games, rule, progress):
         if ply == 0:
@@ -92,17 +92,36 @@ def threat_data(
             ST.make(st, tb, p)
         s = int(st.info[ST.I_SIDE]) - 1
         target = returns[ply] if len(line) % 2 == 0 else 1.0 - returns[ply]
-        fives = st.counts[s, ST.C_FIVE] + st.counts[1 - s, ST.C_FIVE]
-        threes = st.counts[s, ST.C_FLEX4] + st.counts[1 - s, ST.C_FLEX4]
-        if fives == 0 and not (quiet and threes > 0):
-            cols["base"].append(ST.evaluate(st, tb))
-            cols["own"].append(TE.side_mask(st.counts, s))
-            cols["opp"].append(TE.side_mask(st.counts, 1 - s))
-            cols["colour"].append(s)
-            cols["target"].append(target)
-            cols["game"].append(int(record["seed"]))
+        if st.counts[s, ST.C_FIVE] + st.counts[1 - s, ST.C_FIVE] == 0:
+            yield record, st, tb, s, target
         for _ in line:
             ST.undo(st, tb)
+
+
+def threat_data(
+    games: list[dict],
+    rule: str,
+    td: float = 0.7,
+    progress: Callable[[int, int], None] | None = None,
+    quiet: bool = False,
+) -> ThreatData:
+    """The leaves of every engine move of ``games`` (all ``rule``), labelled as described
+    above (:func:`leaves`). ``quiet`` keeps only the leaves the search would evaluate
+    statically: neither side has an open three (the search answers the opponent's below its
+    horizon and scores its own as a win); off by default, as it played no better
+    (docs/training.md)."""
+    from plies.gomoku.engine import state as ST
+
+    cols: dict[str, list] = {k: [] for k in ("base", "own", "opp", "colour", "target", "game")}
+    for record, st, tb, s, target in leaves(games, rule, td, progress):
+        if quiet and st.counts[s, ST.C_FLEX4] + st.counts[1 - s, ST.C_FLEX4] > 0:
+            continue
+        cols["base"].append(ST.evaluate(st, tb))
+        cols["own"].append(TE.side_mask(st.counts, s))
+        cols["opp"].append(TE.side_mask(st.counts, 1 - s))
+        cols["colour"].append(s)
+        cols["target"].append(target)
+        cols["game"].append(int(record["seed"]))
     types = {"base": np.float64, "target": np.float64}
     return ThreatData(**{k: np.asarray(v, dtype=types.get(k, np.int64)) for k, v in cols.items()})
 

@@ -9,10 +9,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plies.tune import gomoku_choice, gomoku_data, gomoku_fit, gomoku_policy, gomoku_threat
+from plies.tune import (
+    gomoku_choice,
+    gomoku_data,
+    gomoku_fit,
+    gomoku_net,
+    gomoku_policy,
+    gomoku_threat,
+)
 
 # the pull toward the hand-written values (threat: toward no term), per target
-PRIORS = {"eval": 1e-7, "order": 1e-4, "choice": 1e-4, "threat": 10.0}
+PRIORS = {"eval": 1e-7, "order": 1e-4, "choice": 1e-4, "threat": 10.0, "net": 1e-3}
 
 
 @dataclass(frozen=True)
@@ -88,6 +95,8 @@ def train_gomoku(request: TrainRequest, console: Any) -> dict | None:
         return _train_choice(request, games, console)
     if request.target == "threat":
         return _train_threat(request, games, console)
+    if request.target == "net":
+        return _train_net(request, games, console)
     with _bar(console) as bar:
         task = bar.add_task("positions", total=len(games))
         data = gomoku_fit.features(
@@ -214,4 +223,29 @@ def _train_threat(request: TrainRequest, games: list[dict], console: Any) -> dic
         f"scale {result.scale:.3f}"
     )
     console.print(f"threat table written to {path} (report: {path.with_suffix('.json')})")
+    return result.report
+
+
+def _train_net(request: TrainRequest, games: list[dict], console: Any) -> dict:
+    """Fit the evaluation's pattern network to the principal variations' leaves of ``games``
+    (:mod:`plies.tune.gomoku_net`) and save it with its report."""
+    from functools import partial
+
+    data, result = _data_and_fit(
+        request,
+        games,
+        console,
+        partial(gomoku_net.net_data, td=request.td),
+        partial(gomoku_net.fit, seed=request.seed),
+        "net",
+    )
+    result.report.update(td=request.td)
+    path = gomoku_net.save(result, request.out, gain=request.gain)
+    before, after = result.report["loss_before"], result.report["loss_after"]
+    console.print(
+        f"{data.size} leaves from {len(games)} games; held-out loss {before['test']:.4f} -> "
+        f"{after['test']:.4f} (train {before['train']:.4f} -> {after['train']:.4f}), "
+        f"scale {result.scale:.3f}"
+    )
+    console.print(f"pattern net written to {path} (report: {path.with_suffix('.json')})")
     return result.report

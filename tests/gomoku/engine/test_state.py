@@ -46,6 +46,19 @@ def test_incremental_equals_rebuild_with_a_learned_table(
     _walk(rule, seed, size_index, tb)
 
 
+@pytest.mark.parametrize("rule", [0, 2])
+@settings(max_examples=6, deadline=None)
+@given(seed=hs.integers(0, 2**32 - 1), size_index=hs.integers(0, len(SIZES) - 1))
+def test_incremental_equals_rebuild_with_a_pattern_net(
+    rule: int, seed: int, size_index: int
+) -> None:
+    from .test_pattern_net import random_net
+
+    tb = ST.make_tables(rule, {"NET": random_net(seed % 1000, tables=2)})
+    assert tb.weights[ST.W_NET] == 1
+    _walk(rule, seed, size_index, tb)
+
+
 def _walk(rule: int, seed: int, size_index: int, tables: ST.Tables | None) -> None:
     width, height = SIZES[size_index]
     rng = np.random.default_rng(seed)

@@ -137,12 +137,17 @@ class GomokuEnginePlayer(_EnginePlayer):
         from plies.gomoku.engine import params
 
         tables = {}
-        for option, name in (("eval", "EVAL"), ("order", "ORDER"), ("threat", "THREAT")):
+        for option, name in (
+            ("eval", "EVAL"),
+            ("order", "ORDER"),
+            ("threat", "THREAT"),
+            ("net", "NET"),
+        ):
             try:
                 tables[name] = params.check_table(name, options.get(option, "learned"))
             except ValueError as exc:
                 raise InvalidOption(f"option {option}: {exc}") from None
-        self.tables = tables  # EVAL, ORDER and THREAT for the engine
+        self.tables = tables  # EVAL, ORDER, THREAT and NET for the engine
         self.book_spec = options.get("book", "off")
         if self.book_spec not in ("off", "default"):
             from plies.gomoku.book import Book

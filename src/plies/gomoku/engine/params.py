@@ -32,6 +32,11 @@ EVAL = "learned"
 # the path of a table
 THREAT = "learned"
 
+# the pattern network of the evaluation (pattern_net.py): "learned" (the net trained by
+# plies.tune and shipped for the rule, when there is one: plies/data/gomoku-net-<rule>.npy),
+# "off" or the path of a net
+NET = "learned"
+
 # the search's order of quiet moves: "learned" (the policy table trained by plies.tune and
 # shipped for the rule, when there is one: plies/data/gomoku-order-<rule>.npy), "classic" (cell
 # values plus threat-class bonuses, search.OWN_CLASS_SCORE / BLOCK_CLASS_SCORE) or a table's path
@@ -134,6 +139,7 @@ TUNABLE = (
     "EVAL",
     "ORDER",
     "THREAT",
+    "NET",
     "COMBO_VALUE",
     "PATTERN_VALUE",
     "CLASS_BONUS",
@@ -165,6 +171,7 @@ TABLE_CHOICES = {
     "EVAL": ("learned", "classic"),
     "ORDER": ("learned", "classic"),
     "THREAT": ("learned", "off"),
+    "NET": ("learned", "off"),
 }
 
 
@@ -187,15 +194,17 @@ def parse_number(name: str, text: str) -> int | float:
 
 
 def check_table(name: str, value: str) -> str:
-    """``value`` for the table parameter ``name`` (``EVAL``, ``ORDER``, ``THREAT``): one of its
-    choices, or a file that loads as such a table; raises ValueError saying why not."""
+    """``value`` for the table parameter ``name`` (``EVAL``, ``ORDER``, ``THREAT``, ``NET``): one
+    of its choices, or a file that loads as such a table; raises ValueError saying why not."""
     if value in TABLE_CHOICES[name]:
         return value
-    from plies.gomoku.engine import combos, threat_eval
+    from plies.gomoku.engine import combos, pattern_net, threat_eval
 
-    load = {"EVAL": combos.load_values, "ORDER": combos.load_order}.get(
-        name, threat_eval.load_threat
-    )
+    load = {
+        "EVAL": combos.load_values,
+        "ORDER": combos.load_order,
+        "NET": pattern_net.load_net,
+    }.get(name, threat_eval.load_threat)
     try:
         load(value)
     except (OSError, ValueError) as exc:

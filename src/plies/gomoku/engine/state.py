@@ -29,8 +29,10 @@ from numba.extending import intrinsic
 
 from plies.gomoku import rules
 from plies.gomoku.engine import params
+from plies.gomoku.engine import pattern_net as PN
 from plies.gomoku.engine import patterns as P
 from plies.gomoku.engine import threat_eval as TE
+from plies.gomoku.engine.combos import N_COMBOS
 from plies.gomoku.rules import BLACK, EMPTY, PAD, RENJU, WALL, WHITE
 
 # threat classes of an empty cell for one side (what playing there makes)
@@ -61,16 +63,21 @@ I_VALSUM = 5  # 5: black, 6: white (ordering values; kept for tests and tools)
 I_SIDE = 7  # colour to move
 I_BASE_PLY = 8  # number of stones the state started with (undo stops there)
 I_EVALSUM = 9  # 9: black, 10: white: the sums of evaluation values
+I_NET = 11  # 1 when the sums of the pattern network are kept (set by rebuild from the tables)
+I_ACC = 16  # 16..: the pattern network's sums, black's PN.H then white's (when I_NET is 1)
 
-# ucounts[] columns: counts per side and class, then the value sums, then the evaluation sums
+# ucounts[] columns: counts per side and class, then the value sums, then the evaluation sums,
+# then the pattern network's sums (black's H, then white's)
 U_VALSUM = 2 * N_CLASSES
 U_EVALSUM = U_VALSUM + 2
-U_COLUMNS = U_EVALSUM + 2
+U_ACC = U_EVALSUM + 2
+U_COLUMNS = U_ACC + 2 * PN.H
 
 # weights[] slots
 W_ATTACK = 0
 W_DEFENCE = 1
-W_COUNT = 2
+W_NET = 2  # 1 when the pattern network is on (pattern_net.py)
+W_COUNT = 3
 
 
 @intrinsic
@@ -119,6 +126,7 @@ class Tables(NamedTuple):
     weights: np.ndarray  # int32[W_COUNT]: scalar weights (W_* slots), passed so kernels
     # never freeze tunable numbers into their compiled code
     threat: np.ndarray  # int16[2, threat_eval.MASKS]: the threat term by colour to move and mask
+    net: np.ndarray  # int32[PN.ENGINE_SIZE]: the pattern network (pattern_net.engine_array)
 
 
 class State(NamedTuple):
@@ -240,7 +248,7 @@ def combo_values(rule: int, overrides: dict) -> np.ndarray | None:
 def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     """All tables for ``rule``; ``overrides`` replaces parameters of :mod:`params` by name
     (``PATTERN_VALUE``, ``CLASS_BONUS``, ``ATTACK``, ``DEFENCE``, ``EVAL``, ``COMBO_VALUE``,
-    ``THREAT``), for tuning."""
+    ``THREAT``, ``NET``), for tuning."""
     overrides = dict(overrides or {})
     unknown = set(overrides) - set(params.TUNABLE)
     if unknown:
@@ -265,14 +273,19 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     both = P.pattern_table(rule)
     packed = both[0] | (both[1] << 4)  # one look-up gives both sides' patterns
     threat = TE.threat_table(rule, str(overrides.get("THREAT", params.rule_value("THREAT", rule))))
-    return Tables(packed, cv, ev, zob, weights, threat)
+    net_choice = overrides.get("NET", params.rule_value("NET", rule))
+    net, net_on = PN.net_tables(
+        rule, net_choice if isinstance(net_choice, PN.Net) else str(net_choice)
+    )
+    weights[W_NET] = int(net_on)
+    return Tables(packed, cv, ev, zob, weights, threat, PN.engine_array(net))
 
 
 def new_state(width: int, height: int, rule: int) -> State:
     """An empty position of the given size and rule (tables are passed separately)."""
     cells = rules.new_cells(width, height)
     n = cells.shape[0]
-    info = np.zeros(16, dtype=np.int64)
+    info = np.zeros(I_ACC + 2 * PN.H, dtype=np.int64)
     info[I_WIDTH] = width
     info[I_HEIGHT] = height
     info[I_STRIDE] = rules.padded_stride(width)
@@ -313,6 +326,8 @@ def rebuild(st, tb) -> None:
     st.info[I_VALSUM + 1] = 0
     st.info[I_EVALSUM] = 0
     st.info[I_EVALSUM + 1] = 0
+    st.info[I_ACC : I_ACC + 2 * PN.H] = 0
+    st.info[I_NET] = tb.weights[W_NET]
     st.utop[:] = 0
     h = np.uint64(0)
     for p in range(n):
@@ -364,14 +379,19 @@ def _refresh_cell(st, tb, p: int) -> None:
         st.counts[s, c & 7] += 1
         st.info[I_VALSUM + s] += v
         st.info[I_EVALSUM + s] += tb.p4ev[s, idx]
+        if tb.weights[W_NET]:
+            e = PN.O_EMB + (s * N_COMBOS + tb.net[idx]) * PN.H
+            for h in range(PN.H):
+                st.info[I_ACC + s * PN.H + h] += tb.net[e + h]
     st.p4[p] = both
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
 def make_inline(st, tb, pos: int, with_near: bool) -> None:
     """:func:`make`, inlined into the caller at numba IR level (a call passes the state and
-    tables as about 140 machine words); ``with_near`` False leaves the ``near`` counts alone
-    (threat probes, which never read them: take such a move back with ``with_near`` False)."""
+    tables as about 140 machine words); ``with_near`` False leaves the ``near`` counts and the
+    pattern network's sums alone (threat probes, which never read them: take such a move back
+    with ``with_near`` False)."""
     side = st.info[I_SIDE]
     stride = st.info[I_STRIDE]
     ply = st.info[I_PLY]
@@ -390,6 +410,14 @@ def make_inline(st, tb, pos: int, with_near: bool) -> None:
             st.ucounts[ply, s * N_CLASSES + c] = counts[s, c]
         st.ucounts[ply, U_VALSUM + s] = st.info[I_VALSUM + s]
         st.ucounts[ply, U_EVALSUM + s] = st.info[I_EVALSUM + s]
+    # the pattern network's sums: not in threat probes (``with_near`` False), which never
+    # evaluate; their undo leaves the sums alone as well
+    net = with_near and tb.weights[W_NET] != 0
+    nt = tb.net
+    info = st.info
+    if net:
+        for h in range(2 * PN.H):
+            st.ucounts[ply, U_ACC + h] = info[I_ACC + h]
     # the played cell leaves the empty cells: save it, take it out of the counts and sums
     row = st.utop[ply]
     oc0 = np.int64(cls[0, pos])
@@ -408,6 +436,12 @@ def make_inline(st, tb, pos: int, with_near: bool) -> None:
     old_here = np.int64(p4[pos])
     de0 = -np.int64(evt[0, old_here & 0xFFFF])  # and of the evaluation sums
     de1 = -np.int64(evt[1, np.uint64(old_here >> 16)])
+    if net:
+        e0 = PN.O_EMB + nt[old_here & 0xFFFF] * PN.H
+        e1 = PN.O_EMB + (N_COMBOS + nt[np.uint64(old_here >> 16)]) * PN.H
+        for h in range(PN.H):
+            info[I_ACC + h] -= nt[e0 + h]
+            info[I_ACC + PN.H + h] -= nt[e1 + h]
     p4[pos] = 0
     cls[0, pos] = 0
     cls[1, pos] = 0
@@ -461,6 +495,14 @@ def make_inline(st, tb, pos: int, with_near: bool) -> None:
                     dv0 += nv - ov0
                     val[0, uq] = nv
                     de0 += np.int64(evt[0, new & 0xFFFF]) - np.int64(evt[0, old & 0xFFFF])
+                    if net:
+                        cn = nt[new & 0xFFFF]
+                        co = nt[old & 0xFFFF]
+                        if cn != co:
+                            en = PN.O_EMB + cn * PN.H
+                            eo = PN.O_EMB + co * PN.H
+                            for h in range(PN.H):
+                                info[I_ACC + h] += nt[en + h] - nt[eo + h]
                 if diff >> 16:
                     x = np.int64(cvt[1, np.uint64(new >> 16)])
                     nc = x & 255
@@ -474,6 +516,14 @@ def make_inline(st, tb, pos: int, with_near: bool) -> None:
                     de1 += np.int64(evt[1, np.uint64(new >> 16)]) - np.int64(
                         evt[1, np.uint64(old >> 16)]
                     )
+                    if net:
+                        cn = nt[np.uint64(new >> 16)]
+                        co = nt[np.uint64(old >> 16)]
+                        if cn != co:
+                            en = PN.O_EMB + (N_COMBOS + cn) * PN.H
+                            eo = PN.O_EMB + (N_COMBOS + co) * PN.H
+                            for h in range(PN.H):
+                                info[I_ACC + PN.H + h] += nt[en + h] - nt[eo + h]
     st.utop[ply + 1] = row
     st.info[I_VALSUM] += dv0
     st.info[I_VALSUM + 1] += dv1
@@ -535,6 +585,9 @@ def undo_inline(st, with_near: bool) -> int:
             st.counts[s, c] = st.ucounts[ply, s * N_CLASSES + c]
         st.info[I_VALSUM + s] = st.ucounts[ply, U_VALSUM + s]
         st.info[I_EVALSUM + s] = st.ucounts[ply, U_EVALSUM + s]
+    if with_near and st.info[I_NET]:
+        for h in range(2 * PN.H):
+            st.info[I_ACC + h] = st.ucounts[ply, U_ACC + h]
     st.info[I_PLY] = ply
     st.info[I_SIDE] = side
     return pos
@@ -569,7 +622,10 @@ def evaluate(st, tb) -> int:
     own = st.info[I_EVALSUM + s]
     opp = st.info[I_EVALSUM + 1 - s]
     cells = (own * tb.weights[W_ATTACK] - opp * tb.weights[W_DEFENCE]) // 64
-    return cells + tb.threat[s, TE.mask_of(st.counts, s)]
+    value = cells + tb.threat[s, TE.mask_of(st.counts, s)]
+    if tb.weights[W_NET]:
+        value += PN.net_output(st.info, I_ACC, s, tb.net)
+    return value
 
 
 def state_from_board(

@@ -1,0 +1,99 @@
+"""The pattern network in the engine: its sums kept by make/undo equal a rebuild (see also
+test_state.py), its output equals a slow reference, no net is the old evaluation, and its
+file format is checked."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from plies.gomoku import Board
+from plies.gomoku.engine import Engine, combos, params
+from plies.gomoku.engine import pattern_net as PN
+from plies.gomoku.engine import state as ST
+from plies.gomoku.rules import EMPTY, FREESTYLE, RENJU
+
+
+def random_net(seed: int, tables: int = 2) -> PN.Net:
+    """A net with every part random and large enough for the clips to matter."""
+    rng = np.random.default_rng(seed)
+    emb = rng.integers(-40, 41, size=(tables, combos.N_COMBOS, PN.H))
+    emb = np.broadcast_to(emb, (2, combos.N_COMBOS, PN.H))
+    return PN.Net(
+        np.ascontiguousarray(emb, dtype=np.int32),
+        rng.integers(-60, 61, size=(PN.H2, 2 * PN.H)).astype(np.int32),
+        rng.integers(-PN.ONE, 2 * PN.ONE, size=PN.H2).astype(np.int32),
+        rng.integers(-300, 301, size=PN.H2 + 1).astype(np.int32),
+    )
+
+
+def reference_output(st: ST.State, net: PN.Net, s: int) -> int:
+    """The net's output for side to move ``s``, from the cells' packed patterns, in Python."""
+    index = PN.combo_index()
+    acc = [[0] * PN.H for _ in range(2)]
+    for p in np.flatnonzero(st.cells == EMPTY):
+        packed = int(st.p4[p])
+        for colour, code in ((0, packed & 0xFFFF), (1, packed >> 16)):
+            for h in range(PN.H):
+                acc[colour][h] += int(net.emb[colour, index[code], h])
+    x = acc[s] + acc[1 - s]
+    out = 0
+    for j in range(PN.H2):
+        pre = int(net.b1[j]) + sum(int(net.w1[j, i]) * x[i] for i in range(2 * PN.H))
+        out += int(net.w2[j]) * min(max(pre, 0), PN.ONE)
+    return out // PN.ONE + int(net.w2[PN.H2])
+
+
+@pytest.mark.parametrize("rule", [FREESTYLE, RENJU])
+def test_the_evaluation_adds_the_nets_output(rule: int) -> None:
+    moves = ["h8", "i9", "h9", "h10", "i8", "j8", "g8", "g9", "j10", "k11", "f8"]
+    board = Board.from_moves(moves, 15, rule)
+    net = random_net(3, tables=2 if rule == RENJU else 1)
+    plain = ST.make_tables(rule, {"NET": "off"})
+    with_net = ST.make_tables(rule, {"NET": net})
+    assert with_net.weights[ST.W_NET] == 1 and plain.weights[ST.W_NET] == 0
+    st, _ = ST.state_from_board(board, plain)
+    st2, _ = ST.state_from_board(board, with_net)
+    for _ in range(2):  # black to move, then (after one more move) white
+        s = int(st.info[ST.I_SIDE]) - 1
+        got = ST.evaluate(st2, with_net) - ST.evaluate(st, plain)
+        assert got == reference_output(st2, net, s) != 0
+        empty = int(np.flatnonzero(st.cells == EMPTY)[40])
+        ST.make(st, plain, empty)
+        ST.make(st2, with_net, empty)
+
+
+def test_no_net_and_a_zero_net_search_alike(tmp_path) -> None:
+    board = Board.from_moves(["h8", "i9", "h9", "h10", "i8"], 15, "freestyle")
+    zero = PN.empty_net()
+    path = tmp_path / "zero.npy"
+    np.save(path, PN.pack(zero, 1))
+    a = Engine("freestyle", 15, hash_mb=2, params={"NET": "off"}).search(board, nodes=3000)
+    b = Engine("freestyle", 15, hash_mb=2, params={"NET": str(path)}).search(board, nodes=3000)
+    assert (a.move, a.score, a.nodes) == (b.move, b.score, b.nodes)
+    # no net ships yet for Caro: the default is none
+    assert ST.make_tables(3).weights[ST.W_NET] == 0
+
+
+def test_pack_and_load(tmp_path) -> None:
+    net = random_net(5, tables=1)
+    path = tmp_path / "net.npy"
+    np.save(path, PN.pack(net, 1))
+    loaded = PN.load_net(path)
+    for a, b in zip(loaded, net, strict=True):
+        assert np.array_equal(a, b)
+    assert params.check_table("NET", str(path)) == str(path)
+    renju = random_net(6, tables=2)
+    np.save(path, PN.pack(renju, 2))
+    assert np.array_equal(PN.load_net(path).emb, renju.emb)
+    bad = PN.pack(net, 1)
+    for broken, word in (
+        (bad[:-1], "numbers"),
+        (np.concatenate([[9], bad[1:]]), "format"),
+        (np.zeros((2, 3), dtype=np.int32), "1-D"),
+    ):
+        np.save(path, broken)
+        with pytest.raises(ValueError, match=word):
+            PN.load_net(path)
+    with pytest.raises(ValueError, match="cannot load"):
+        params.check_table("NET", str(path))

@@ -1,0 +1,123 @@
+"""Training the pattern network: the leaves' histograms and bases, the fit (a planted
+interaction learned, the loss lowered), the engine's fixed point against the float network,
+and `plies train gomoku --target net`, on small data."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from plies.errors import InvalidOption
+from plies.gomoku import Board
+from plies.gomoku.engine import Engine, combos
+from plies.gomoku.engine import pattern_net as PN
+from plies.gomoku.engine import state as ST
+from plies.gomoku.engine import threat_eval as TE
+from plies.gomoku.rules import EMPTY, FREESTYLE
+from plies.tune import gomoku_data, gomoku_net, gomoku_threat
+
+SMALL = gomoku_data.SelfPlaySettings(rule="freestyle", size=9, nodes=300, random_moves=3)
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    path = tmp_path_factory.mktemp("games") / "games.jsonl"
+    gomoku_data.generate(SMALL, 6, path, seed=30)
+    return gomoku_data.load_games([path])
+
+
+def test_the_leaves_are_the_threat_terms_with_the_term_in_the_base(games):
+    net = gomoku_net.net_data(games, "freestyle", td=0.5)
+    threat = gomoku_threat.threat_data(games, "freestyle", td=0.5)
+    assert net.size == threat.size > 0
+    assert np.array_equal(net.game, threat.game) and np.allclose(net.target, threat.target)
+    table = TE.threat_table(FREESTYLE, "learned")
+    term = table[threat.colour, threat.own * TE.SIDE_MASKS + threat.opp]
+    assert np.array_equal(net.base, threat.base + term)
+    # every empty cell but the dead ones (where no five can be made) is counted once a side,
+    # in the shared table
+    assert net.tables == 1 and net.index_own.max() < combos.N_COMBOS
+    ptr = net.indptr_own
+    own_cells = [net.count_own[a:b].sum() for a, b in zip(ptr[:-1], ptr[1:], strict=True)]
+    index = PN.combo_index()
+    for i, (_, st, _, s, _) in enumerate(gomoku_threat.leaves(games, "freestyle")):
+        packed = st.p4[st.cells == EMPTY].astype(np.int64)
+        codes = (packed & 0xFFFF) if s == 0 else (packed >> 16)
+        assert own_cells[i] == np.count_nonzero(index[codes] != combos.DEAD_COMBO)
+
+
+def test_the_engine_net_computes_what_the_float_net_does(games, tmp_path):
+    data = gomoku_net.net_data(games, "freestyle")
+    result = gomoku_net.fit(data, "freestyle", steps=30, seed=2)
+    result.w2 = np.random.default_rng(4).normal(0, 0.2, PN.H2)  # an output to compare
+    result.b2 = 0.02
+    engine_net = result.net()
+    plain = ST.make_tables(FREESTYLE, {"NET": "off"})
+    with_net = ST.make_tables(FREESTYLE, {"NET": engine_net})
+    float_out = result.forward(data)[0]
+    checked = 0
+    from plies.tune.gomoku_threat import leaves
+
+    for i, (_, st, *_) in enumerate(leaves(games, "freestyle")):
+        copy = ST.State(*[a.copy() for a in st])
+        ST.rebuild(copy, with_net)
+        got = ST.evaluate(copy, with_net) - ST.evaluate(copy, plain)
+        # fixed point: embeddings and first-layer weights to 1/1024
+        assert got == pytest.approx(float_out[i], abs=0.05 * abs(float_out[i]) + 6)
+        checked += 1
+    assert checked == data.size
+    path = gomoku_net.save(result, tmp_path / "n.npy", gain=2.0)
+    doubled = PN.load_net(path)
+    assert np.abs(doubled.w2 - 2 * engine_net.w2).max() <= 1
+    assert json.loads(path.with_suffix(".json").read_text())["gain"] == 2.0
+    with pytest.raises(InvalidOption, match=".npy"):
+        gomoku_net.save(result, tmp_path / "n.txt")
+    with pytest.raises(InvalidOption, match="gain"):
+        gomoku_net.save(result, tmp_path / "n2.npy", gain=0.0)
+
+
+def _planted(n: int, seed: int) -> gomoku_net.NetData:
+    """Rows of random histograms whose targets follow an interaction no sum of cell values
+    can express: +400 when the side to move has combination 600 and the opponent has none of
+    combination 700."""
+    rng = np.random.default_rng(seed)
+    own = rng.integers(590, 610, size=(n, 3))
+    opp = rng.integers(695, 705, size=(n, 3))
+    base = rng.normal(0, 200, n)
+    term = 400.0 * ((own == 600).any(axis=1) & ~(opp == 700).any(axis=1))
+    target = (rng.random(n) < 1 / (1 + np.exp(-(base + term) / 400))).astype(float)
+    ptr = np.arange(0, 3 * n + 1, 3)
+    ones = np.ones(3 * n)
+    return gomoku_net.NetData(
+        ptr, own.reshape(-1), ones, ptr, opp.reshape(-1), ones, base, target, np.arange(n), 1
+    )
+
+
+def test_the_fit_learns_a_planted_interaction():
+    data = _planted(20000, 5)
+    result = gomoku_net.fit(data, "freestyle", steps=300, learning_rate=0.05, seed=1)
+    report = result.report
+    assert result.scale == pytest.approx(1.0, abs=0.25)
+    gain = report["loss_before"]["test"] - report["loss_after"]["test"]
+    assert gain > 0.005  # 0.013 measured
+    out = result.forward(data)[0]
+    own600 = (data.index_own.reshape(-1, 3) == 600).any(axis=1)
+    opp700 = (data.index_opp.reshape(-1, 3) == 700).any(axis=1)
+    assert out[own600 & ~opp700].mean() - out[own600 & opp700].mean() > 200
+
+
+def test_plies_train_gomoku_net_command(tmp_path, capsys):
+    from plies.cli import main
+
+    data, out = tmp_path / "g.jsonl", tmp_path / "n.npy"
+    args = ["train", "gomoku", "--size", "9", "--games", "2", "--nodes", "200", "--data", str(data)]
+    main([*args, "--target", "net", "--out", str(out), "--steps", "5", "--gain", "3"])
+    assert "leaves from 2 games" in capsys.readouterr().out
+    report = json.loads(out.with_suffix(".json").read_text())
+    assert report["target"] == "net" and report["gain"] == 3.0 and report["steps"] == 5
+    PN.load_net(out)
+    Engine("freestyle", 9, hash_mb=1, params={"NET": str(out)}).search(
+        Board.from_moves(["e5", "d4"], 9, "freestyle"), nodes=500
+    )
