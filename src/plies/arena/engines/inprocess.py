@@ -126,7 +126,7 @@ class GomokuEnginePlayer(_EnginePlayer):
     tunable number of :mod:`plies.gomoku.engine.params` by its name, e.g. ``LMR_BASE=0.75``,
     for tuning matches)."""
 
-    OPTIONS = (*_EnginePlayer.OPTIONS, "eval", "order", "threat", "book")
+    OPTIONS = (*_EnginePlayer.OPTIONS, "eval", "order", "threat", "net", "book")
     SPEC = "plies:gomoku"
     games = frozenset({"gomoku"})
     _key: tuple | None = None
