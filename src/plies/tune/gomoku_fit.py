@@ -73,6 +73,36 @@ class Dataset:
         )
 
 
+def held_out_split(data):
+    """``(train, test)``: the positions of the games whose seed is a multiple of 10 are held
+    out; where that leaves either side empty, both are the whole of ``data``."""
+    held = (data.game % 10) == 0
+    if not (held.any() and (~held).any()):
+        return data, data
+    return data.subset(np.flatnonzero(~held)), data.subset(np.flatnonzero(held))
+
+
+def save_with_report(
+    path: str | Path, array: np.ndarray, report: dict, gain: float, what: str
+) -> Path:
+    """Write a fitted ``array`` (``.npy``, already times ``gain``) and, beside it, its fit's
+    ``report`` (``.json``, with the gain); ``what`` names the file in errors."""
+    path = Path(path)
+    if path.suffix != ".npy":
+        raise InvalidOption(f"the {what} file must end in .npy, not {path.name!r}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    report["gain"] = gain
+    np.save(path, array)
+    path.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
+    return path
+
+
+def check_gain(gain: float) -> None:
+    """Reject an output gain outside (0, 10]."""
+    if not 0.0 < gain <= 10.0:
+        raise InvalidOption(f"gain must be within (0, 10], not {gain}")
+
+
 def csr_rows(indptr: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For the sorted ``rows`` of a CSR matrix: their own ``indptr`` and the indices of their
     entries in the matrix's ``index``/``value`` arrays."""
@@ -278,6 +308,29 @@ def _rmatvec(indptr, index, value, g, out) -> None:
             out[index[k]] += value[k] * gr
 
 
+@njit(cache=True, nogil=True)
+def csr_matmul(indptr, index, value, emb, out) -> None:
+    """``out = C @ emb`` for the CSR matrix ``C``."""
+    out[:, :] = 0.0
+    for r in range(len(indptr) - 1):
+        for k in range(indptr[r], indptr[r + 1]):
+            v = value[k]
+            row = index[k]
+            for h in range(emb.shape[1]):
+                out[r, h] += v * emb[row, h]
+
+
+@njit(cache=True, nogil=True)
+def csr_t_matmul_add(indptr, index, value, grad, out) -> None:
+    """``out += C.T @ grad`` for the CSR matrix ``C``."""
+    for r in range(len(indptr) - 1):
+        for k in range(indptr[r], indptr[r + 1]):
+            v = value[k]
+            row = index[k]
+            for h in range(grad.shape[1]):
+                out[row, h] += v * grad[r, h]
+
+
 def predict(data: Dataset, w: np.ndarray) -> np.ndarray:
     """Every position's evaluation (centi-units) under the flat values ``w``."""
     out = np.zeros(data.size)
@@ -358,9 +411,7 @@ def fit(
         raise InvalidOption("no labelled positions to fit")
     if structure not in ("free", "pairs"):
         raise InvalidOption(f"unknown structure {structure!r}: expected free or pairs")
-    held = (data.game % 10) == 0
-    train = data.subset(np.flatnonzero(~held)) if held.any() and (~held).any() else data
-    test = data.subset(np.flatnonzero(held)) if held.any() and (~held).any() else data
+    train, test = held_out_split(data)
     w0 = initial_values(rule)
     w = w0.copy()
     # the all-dead combination stays worth nothing

@@ -18,18 +18,23 @@ lesson: the calibrated term is too timid, docs/training.md), in fixed point.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from plies.errors import InvalidOption
 from plies.gomoku.engine import combos
 from plies.gomoku.engine import pattern_net as PN
-from plies.tune.gomoku_fit import shared_table
+from plies.tune.gomoku_fit import (
+    check_gain,
+    csr_matmul,
+    csr_t_matmul_add,
+    held_out_split,
+    save_with_report,
+    shared_table,
+)
 
 OUT = 400.0  # the output layer's unit, in evaluation units (centi-units)
 
@@ -129,29 +134,6 @@ def net_data(
     )
 
 
-@njit(cache=True, nogil=True)
-def _spmm(indptr, index, value, emb, out) -> None:
-    """``out = C @ emb`` for the CSR matrix ``C``."""
-    out[:, :] = 0.0
-    for r in range(len(indptr) - 1):
-        for k in range(indptr[r], indptr[r + 1]):
-            v = value[k]
-            row = index[k]
-            for h in range(emb.shape[1]):
-                out[r, h] += v * emb[row, h]
-
-
-@njit(cache=True, nogil=True)
-def _spmm_t(indptr, index, value, grad, out) -> None:
-    """``out += C.T @ grad`` for the CSR matrix ``C``."""
-    for r in range(len(indptr) - 1):
-        for k in range(indptr[r], indptr[r + 1]):
-            v = value[k]
-            row = index[k]
-            for h in range(grad.shape[1]):
-                out[row, h] += v * grad[r, h]
-
-
 @dataclass
 class NetFit:
     """The fitted network in float (``emb[tables * N_COMBOS, H]``, ``w1[H2, 2H]``, ``b1``,
@@ -171,8 +153,8 @@ class NetFit:
         """``(net output, hidden pre-activations, inputs)`` of every row."""
         a_own = np.zeros((data.size, PN.H))
         a_opp = np.zeros((data.size, PN.H))
-        _spmm(data.indptr_own, data.index_own, data.count_own, self.emb, a_own)
-        _spmm(data.indptr_opp, data.index_opp, data.count_opp, self.emb, a_opp)
+        csr_matmul(data.indptr_own, data.index_own, data.count_own, self.emb, a_own)
+        csr_matmul(data.indptr_opp, data.index_opp, data.count_opp, self.emb, a_opp)
         x = np.concatenate([a_own, a_opp], axis=1)
         pre = x @ self.w1.T + self.b1
         out = OUT * (np.clip(pre, 0.0, 1.0) @ self.w2 + self.b2)
@@ -239,10 +221,7 @@ def fit(
 
     if data.size == 0:
         raise InvalidOption("no labelled positions to fit")
-    held = (data.game % 10) == 0
-    split = held.any() and (~held).any()
-    train = data.subset(np.flatnonzero(~held)) if split else data
-    test = data.subset(np.flatnonzero(held)) if split else data
+    train, test = held_out_split(data)
     rng = np.random.default_rng(seed)
     n_emb = data.tables * combos.N_COMBOS
     scale = fit_scale(train)
@@ -279,8 +258,8 @@ def fit(
         grads["b1"] = dpre.sum(axis=0)
         dx = dpre @ model.w1
         g_emb = np.zeros_like(model.emb)
-        _spmm_t(train.indptr_own, train.index_own, train.count_own, dx[:, : PN.H], g_emb)
-        _spmm_t(train.indptr_opp, train.index_opp, train.count_opp, dx[:, PN.H :], g_emb)
+        csr_t_matmul_add(train.indptr_own, train.index_own, train.count_own, dx[:, : PN.H], g_emb)
+        csr_t_matmul_add(train.indptr_opp, train.index_opp, train.count_opp, dx[:, PN.H :], g_emb)
         grads["emb"] = g_emb
         for k in ("emb", "w1", "w2"):
             grads[k] = grads[k] + 2.0 * prior * getattr(model, k)
@@ -324,13 +303,7 @@ def fit(
 def save(result: NetFit, path: str | Path, gain: float = 1.0) -> Path:
     """Write the engine's net (``.npy``, :func:`pattern_net.pack`, output times ``gain``) and,
     beside it, the fit's report (``.json``)."""
-    path = Path(path)
-    if path.suffix != ".npy":
-        raise InvalidOption(f"the net file must end in .npy, not {path.name!r}")
-    if not 0.0 < gain <= 10.0:
-        raise InvalidOption(f"gain must be within (0, 10], not {gain}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    result.report["gain"] = gain
-    np.save(path, PN.pack(result.net(gain), result.tables))
-    path.with_suffix(".json").write_text(json.dumps(result.report, indent=2) + "\n")
-    return path
+    check_gain(gain)
+    return save_with_report(
+        path, PN.pack(result.net(gain), result.tables), result.report, gain, "net"
+    )

@@ -22,7 +22,6 @@ whose seed is a multiple of 10 are held out.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -33,7 +32,14 @@ import numpy as np
 
 from plies.errors import InvalidOption
 from plies.gomoku.engine import threat_eval as TE
-from plies.tune.gomoku_fit import WIN_SCORE_LIMIT, _line, td_returns
+from plies.tune.gomoku_fit import (
+    WIN_SCORE_LIMIT,
+    _line,
+    check_gain,
+    held_out_split,
+    save_with_report,
+    td_returns,
+)
 
 N_COARSE = 8  # flex, double, four: each present or not
 
@@ -197,10 +203,7 @@ def fit(
 
     if data.size == 0:
         raise InvalidOption("no labelled positions to fit")
-    held = (data.game % 10) == 0
-    split = held.any() and (~held).any()
-    train = data.subset(np.flatnonzero(~held)) if split else data
-    test = data.subset(np.flatnonzero(held)) if split else data
+    train, test = held_out_split(data)
     colours = 1 if shared_table(rule) else 2
     sizes = (TE.SIDE_MASKS, TE.SIDE_MASKS, N_COARSE * N_COARSE)
     # parameters in logit units: the three parts per colour, then log(scale); coarse fits
@@ -266,13 +269,5 @@ def fit(
 def save(result: ThreatFit, path: str | Path, gain: float = 1.0) -> Path:
     """Write the engine's table (``.npy``, times ``gain``) and, beside it, the fit's report
     (``.json``)."""
-    path = Path(path)
-    if path.suffix != ".npy":
-        raise InvalidOption(f"the table file must end in .npy, not {path.name!r}")
-    if not 0.0 < gain <= 10.0:
-        raise InvalidOption(f"gain must be within (0, 10], not {gain}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    result.report["gain"] = gain
-    np.save(path, result.table(gain))
-    path.with_suffix(".json").write_text(json.dumps(result.report, indent=2) + "\n")
-    return path
+    check_gain(gain)
+    return save_with_report(path, result.table(gain), result.report, gain, "table")

@@ -206,24 +206,9 @@ def _train_threat(request: TrainRequest, games: list[dict], console: Any) -> dic
             "note: these games carry no principal variations (written before session 13): "
             "the searched positions themselves are fitted"
         )
-    data, result = _data_and_fit(
-        request,
-        games,
-        console,
-        partial(gomoku_threat.threat_data, td=request.td),
-        partial(gomoku_threat.fit, coarse=request.coarse),
-        "threat",
-    )
-    result.report.update(td=request.td)
-    path = gomoku_threat.save(result, request.out, gain=request.gain)
-    before, after = result.report["loss_before"], result.report["loss_after"]
-    console.print(
-        f"{data.size} leaves from {len(games)} games; held-out loss {before['test']:.4f} -> "
-        f"{after['test']:.4f} (train {before['train']:.4f} -> {after['train']:.4f}), "
-        f"scale {result.scale:.3f}"
-    )
-    console.print(f"threat table written to {path} (report: {path.with_suffix('.json')})")
-    return result.report
+    build = partial(gomoku_threat.threat_data, td=request.td)
+    fit = partial(gomoku_threat.fit, coarse=request.coarse)
+    return _train_leaves(request, games, console, (build, fit, gomoku_threat.save), "threat")
 
 
 def _train_net(request: TrainRequest, games: list[dict], console: Any) -> dict:
@@ -231,21 +216,30 @@ def _train_net(request: TrainRequest, games: list[dict], console: Any) -> dict:
     (:mod:`plies.tune.gomoku_net`) and save it with its report."""
     from functools import partial
 
-    data, result = _data_and_fit(
-        request,
-        games,
-        console,
-        partial(gomoku_net.net_data, td=request.td),
-        partial(gomoku_net.fit, seed=request.seed),
-        "net",
-    )
+    build = partial(gomoku_net.net_data, td=request.td)
+    fit = partial(gomoku_net.fit, seed=request.seed)
+    return _train_leaves(request, games, console, (build, fit, gomoku_net.save), "net")
+
+
+def _train_leaves(
+    request: TrainRequest,
+    games: list[dict],
+    console: Any,
+    steps: tuple[Callable, Callable, Callable],
+    target: str,
+) -> dict:
+    """The TD-leaf fits' common path (``target`` "threat" or "net"): ``steps`` = (build the
+    leaves' data from ``games``, fit it, save the fit at ``request.gain``), then a summary."""
+    build, fit, save = steps
+    data, result = _data_and_fit(request, games, console, build, fit, target)
     result.report.update(td=request.td)
-    path = gomoku_net.save(result, request.out, gain=request.gain)
+    path = save(result, request.out, gain=request.gain)
     before, after = result.report["loss_before"], result.report["loss_after"]
     console.print(
         f"{data.size} leaves from {len(games)} games; held-out loss {before['test']:.4f} -> "
         f"{after['test']:.4f} (train {before['train']:.4f} -> {after['train']:.4f}), "
         f"scale {result.scale:.3f}"
     )
-    console.print(f"pattern net written to {path} (report: {path.with_suffix('.json')})")
+    noun = {"threat": "threat table", "net": "pattern net"}[target]
+    console.print(f"{noun} written to {path} (report: {path.with_suffix('.json')})")
     return result.report

@@ -379,7 +379,7 @@ def _refresh_cell(st, tb, p: int) -> None:
         st.counts[s, c & 7] += 1
         st.info[I_VALSUM + s] += v
         st.info[I_EVALSUM + s] += tb.p4ev[s, idx]
-        if tb.weights[W_NET]:
+        if st.info[I_NET]:
             e = PN.O_EMB + (s * N_COMBOS + tb.net[idx]) * PN.H
             for h in range(PN.H):
                 st.info[I_ACC + s * PN.H + h] += tb.net[e + h]
@@ -412,7 +412,7 @@ def make_inline(st, tb, pos: int, with_near: bool) -> None:
         st.ucounts[ply, U_EVALSUM + s] = st.info[I_EVALSUM + s]
     # the pattern network's sums: not in threat probes (``with_near`` False), which never
     # evaluate; their undo leaves the sums alone as well
-    net = with_near and tb.weights[W_NET] != 0
+    net = with_near and st.info[I_NET] != 0
     nt = tb.net
     info = st.info
     if net:
@@ -623,7 +623,7 @@ def evaluate(st, tb) -> int:
     opp = st.info[I_EVALSUM + 1 - s]
     cells = (own * tb.weights[W_ATTACK] - opp * tb.weights[W_DEFENCE]) // 64
     value = cells + tb.threat[s, TE.mask_of(st.counts, s)]
-    if tb.weights[W_NET]:
+    if st.info[I_NET]:
         value += PN.net_output(st.info, I_ACC, s, tb.net)
     return value
 
