@@ -266,9 +266,11 @@ def test_end_exits_promptly_mid_search():
 
 
 def test_memory_limit_respected():
-    # room for a real table above the baseline (about 200 MB with every kernel loaded), so the
-    # sizing itself is what keeps the peak under the limit
-    limit = 300 * 1024 * 1024
+    # Gomocup's limit: room for a real table above the baseline (197-243 MB with every kernel
+    # loaded, depending on how much of llvmlite's library the page cache holds: a fresh venv's
+    # files are all cached, and the kernel maps their pages around each fault), so the sizing
+    # itself is what keeps the peak under the limit
+    limit = 350 * 1024 * 1024
     # the limit is for a brain whose kernels are compiled (as after `plies warmup`): the
     # brain's own kernel loading runs to the end in a first process, so that a compilation's
     # peak (the measured brain compiling in its warm-up) is not counted
