@@ -86,3 +86,24 @@ def test_garbage_names_empty_cells_only_where_the_board_has_them() -> None:
                 if line.startswith("TAKEBACK"):
                     assert line == "TAKEBACK" or line.split()[1] not in occupied, line
                     assert expected == "ERROR"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("quirk", ["slowstart", "dropturn"])
+def test_soak_against_a_peer_binary(tmp_path: Path, quirk: str) -> None:
+    """``--rapfi PATH``: plies against a peer's binary, here the arena's fake brain behind a
+    launcher, with one of Rapfi's two quirks (a first move over the limit, a TURN dropped right
+    after its move): the referee's start-up allowance and replay must keep both from deciding a
+    game (slowstart's 0.8 s is over the 0.7 s that the margin allows), and the fake, which plays
+    the cell nearest the centre, loses every game to plies."""
+    peer = tmp_path / "pbrain-peer"
+    peer.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} {quirk}\n")
+    peer.chmod(0o755)
+    code, data = soak(
+        tmp_path, "--games", "2", "--rules", "freestyle", "--sizes", "15", "--garbage", "1",
+        "--st", "0.5", "--tc", "", "--timemargin", "0.2", "--rapfi", str(peer),
+    )  # fmt: skip
+    assert code == 0, data["failures"]
+    assert data["games"] == 2 and all(data[k] == 0 for k in FAILURES), data
+    assert data["plies_score_vs_rapfi"] == 2 and data["garbage_lines"] > 0
+    assert 0 < data["rapfi_peak_rss_mb"] < 100 < data["peak_rss_mb"]
