@@ -115,7 +115,7 @@ def test_threat_data_holds_the_leaves_evaluation_and_mask(games):
     # recompute the first game's leaves by hand
     g = games[0]
     returns = gomoku_fit.td_returns(g, 0.5)
-    tb = ST.make_tables(FREESTYLE, {"EVAL": "classic", "THREAT": "off"})
+    tb = ST.make_tables(FREESTYLE, {"EVAL": "classic", "THREAT": "off", "NET": "off"})
     rows = []
     board = Board(9, "freestyle")
     for ply, (move, score) in enumerate(zip(g["moves"], g["scores"], strict=True)):

@@ -69,7 +69,7 @@ def test_features_with_classic_values_equal_the_engine_evaluation(games):
     predicted = gomoku_fit.predict(data, gomoku_fit.initial_values("freestyle"))
     # the same positions, evaluated by the engine's incremental state
     expected = []
-    tb = ST.make_tables(FREESTYLE, {"EVAL": "classic", "THREAT": "off"})
+    tb = ST.make_tables(FREESTYLE, {"EVAL": "classic", "THREAT": "off", "NET": "off"})
     for g in games:
         board = Board(9, "freestyle")
         for ply, (move, score) in enumerate(zip(g["moves"], g["scores"], strict=True)):
@@ -97,7 +97,7 @@ def test_fit_lowers_the_loss_and_the_engine_plays_the_table(games, tmp_path):
     assert table.shape == (2, combos.N_COMBOS) and np.array_equal(table[0], table[1])
     assert json.loads(path.with_suffix(".json").read_text())["positions"] == data.size
     # the engine's evaluation under the table is the fit's prediction (rounded values)
-    engine_tables = ST.make_tables(FREESTYLE, {"EVAL": str(path), "THREAT": "off"})
+    engine_tables = ST.make_tables(FREESTYLE, {"EVAL": str(path), "THREAT": "off", "NET": "off"})
     g = games[0]
     board = Board(9, "freestyle")
     board.play_moves(g["moves"][: g["opening"] + 1])
