@@ -11,7 +11,7 @@ from plies.gomoku import Board
 from plies.gomoku.engine import Engine, combos, params
 from plies.gomoku.engine import pattern_net as PN
 from plies.gomoku.engine import state as ST
-from plies.gomoku.rules import EMPTY, FREESTYLE, RENJU
+from plies.gomoku.rules import EMPTY, FREESTYLE, RENJU, RULE_CODES
 
 
 def random_net(seed: int, tables: int = 2) -> PN.Net:
@@ -97,3 +97,18 @@ def test_pack_and_load(tmp_path) -> None:
             PN.load_net(path)
     with pytest.raises(ValueError, match="cannot load"):
         params.check_table("NET", str(path))
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard"])
+def test_the_shipped_nets_are_on_by_default(rule: str) -> None:
+    """Freestyle and standard ship a net (session 16), one table for both colours, read by the
+    format check; "learned" turns it on and "off" turns it off; Renju ships none yet."""
+    path = PN.net_path(rule)
+    assert path.is_file() and path.stat().st_size < 100_000
+    shipped = PN.load_net(path)
+    assert int(np.load(path)[3]) == 1 and np.array_equal(shipped.emb[0], shipped.emb[1])
+    assert shipped.emb.any() and shipped.w1.any() and shipped.w2.any()
+    code = RULE_CODES[rule]
+    assert ST.make_tables(code).weights[ST.W_NET] == 1
+    assert ST.make_tables(code, {"NET": "off"}).weights[ST.W_NET] == 0
+    assert not PN.net_path("renju").exists() and ST.make_tables(RENJU).weights[ST.W_NET] == 0
