@@ -83,24 +83,22 @@ def held_out_split(data):
 
 
 def save_with_report(
-    path: str | Path, array: np.ndarray, report: dict, gain: float, what: str
+    path: str | Path, array: np.ndarray, report: dict, what: str, gain: float | None = None
 ) -> Path:
-    """Write a fitted ``array`` (``.npy``, already times ``gain``) and, beside it, its fit's
-    ``report`` (``.json``, with the gain); ``what`` names the file in errors."""
+    """Write a fitted ``array`` (``.npy``; already times ``gain`` when one is given, which must
+    be within (0, 10] and goes into the report) and, beside it, its fit's ``report``
+    (``.json``); ``what`` names the file in errors."""
     path = Path(path)
     if path.suffix != ".npy":
         raise InvalidOption(f"the {what} file must end in .npy, not {path.name!r}")
+    if gain is not None:
+        if not 0.0 < gain <= 10.0:
+            raise InvalidOption(f"gain must be within (0, 10], not {gain}")
+        report["gain"] = gain
     path.parent.mkdir(parents=True, exist_ok=True)
-    report["gain"] = gain
     np.save(path, array)
     path.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
     return path
-
-
-def check_gain(gain: float) -> None:
-    """Reject an output gain outside (0, 10]."""
-    if not 0.0 < gain <= 10.0:
-        raise InvalidOption(f"gain must be within (0, 10], not {gain}")
 
 
 def csr_rows(indptr: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -479,10 +477,4 @@ def to_table(w: np.ndarray, rule: str) -> np.ndarray:
 
 def save(result: FitResult, rule: str, path: str | Path) -> Path:
     """Write the table (``.npy``) and, beside it, the fit's report (``.json``)."""
-    path = Path(path)
-    if path.suffix != ".npy":
-        raise InvalidOption(f"the table file must end in .npy, not {path.name!r}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.save(path, to_table(result.w, rule))
-    path.with_suffix(".json").write_text(json.dumps(result.report, indent=2) + "\n")
-    return path
+    return save_with_report(path, to_table(result.w, rule), result.report, "table")

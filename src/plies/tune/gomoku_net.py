@@ -28,7 +28,6 @@ from plies.errors import InvalidOption
 from plies.gomoku.engine import combos
 from plies.gomoku.engine import pattern_net as PN
 from plies.tune.gomoku_fit import (
-    check_gain,
     csr_matmul,
     csr_t_matmul_add,
     held_out_split,
@@ -303,7 +302,6 @@ def fit(
 def save(result: NetFit, path: str | Path, gain: float = 1.0) -> Path:
     """Write the engine's net (``.npy``, :func:`pattern_net.pack`, output times ``gain``) and,
     beside it, the fit's report (``.json``)."""
-    check_gain(gain)
     return save_with_report(
-        path, PN.pack(result.net(gain), result.tables), result.report, gain, "net"
+        path, PN.pack(result.net(gain), result.tables), result.report, "net", gain
     )

@@ -35,7 +35,6 @@ from plies.gomoku.engine import threat_eval as TE
 from plies.tune.gomoku_fit import (
     WIN_SCORE_LIMIT,
     _line,
-    check_gain,
     held_out_split,
     save_with_report,
     td_returns,
@@ -269,5 +268,4 @@ def fit(
 def save(result: ThreatFit, path: str | Path, gain: float = 1.0) -> Path:
     """Write the engine's table (``.npy``, times ``gain``) and, beside it, the fit's report
     (``.json``)."""
-    check_gain(gain)
-    return save_with_report(path, result.table(gain), result.report, gain, "table")
+    return save_with_report(path, result.table(gain), result.report, "table", gain)

@@ -156,16 +156,15 @@ def _data_and_fit(
 
 def _train_order(request: TrainRequest, games: list[dict], console: Any) -> dict:
     """Fit the search's move order to the moves of ``games`` and save it with its report."""
-    import json
 
     import numpy as np
 
     data, result = _data_and_fit(
         request, games, console, gomoku_policy.policy_data, gomoku_policy.fit, "order"
     )
-    path = Path(request.out)
-    np.save(path, result.tables.astype(np.int32))
-    path.with_suffix(".json").write_text(json.dumps(result.report, indent=1) + "\n")
+    path = gomoku_fit.save_with_report(
+        request.out, result.tables.astype(np.int32), result.report, "order table"
+    )
     hand, fitted = result.report["hand_test"], result.report["fit_test"]
     if hand and fitted:
         console.print(
