@@ -286,6 +286,21 @@ def rapfi_move(binary: str, board: Board, seconds: float) -> str | None:
     return None
 
 
+def parse_params(items: list[str]) -> dict[str, int | str]:
+    """``NAME=VALUE`` strings as engine params (integers where they read as one, else text
+    such as ``off`` or a table's path)."""
+    out: dict[str, int | str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name or not value:
+            raise ValueError(f"expected NAME=VALUE, not {item!r}")
+        try:
+            out[name] = int(value)
+        except ValueError:
+            out[name] = value
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=10)
@@ -301,6 +316,14 @@ def main() -> int:
         default=[],
         metavar="NAME=VALUE",
         help="an engine number for the self-play games' players (e.g. DEFENCE_VCT_SHARE=10)",
+    )
+    ap.add_argument(
+        "--review-param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an engine number or table for the review's engine only (e.g. NET=off); the "
+        "players, the reference and the false-alarm check keep the shipped engine",
     )
     ap.add_argument(
         "--alarm-nodes",
@@ -321,18 +344,22 @@ def main() -> int:
     if args.rapfi and not os.access(args.rapfi, os.X_OK):
         print(f"error: no executable Rapfi at {args.rapfi}", file=sys.stderr)
         return 2
-    budget = Budget(nodes=args.nodes, solver_nodes=args.nodes)
+    try:
+        params = parse_params(args.player_param)
+        review_params = parse_params(args.review_param)
+    except ValueError as exc:
+        ap.error(str(exc))
+    budget = Budget(
+        nodes=args.nodes, solver_nodes=args.nodes, engine_params=tuple(review_params.items())
+    )
     if args.no_confirm:
         scoring.CONFIRM_LIMIT = 0
     print(f"playing {args.games} self-play games at {args.nodes} nodes ({args.rule})")
     try:
-        params = {k: int(v) for k, v in (p.split("=", 1) for p in args.player_param)}
-    except ValueError:
-        ap.error("--player-param takes NAME=INTEGER")
-    try:
+        Engine(args.rule, 15, hash_mb=1, params=budget.params())  # checks --review-param
         games = self_play_games(args.rule, args.nodes, args.games, args.seed, params)
     except InvalidOption as exc:
-        ap.error(f"--player-param: {exc}")
+        ap.error(str(exc))
     totals = {
         "games": len(games), "rows": 0, "worse_than_inaccuracy": 0, "worse_proven": 0,
         "inaccuracies": 0,

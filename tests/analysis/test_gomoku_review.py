@@ -131,3 +131,22 @@ def test_cache_key_names_the_engines_tables_and_numbers(monkeypatch):
         assert G.cache_key(board, Budget(nodes=1000)) != key
     finally:
         G.engine_fingerprint.cache_clear()
+
+
+def test_engine_params_reach_the_analysing_engine_and_the_cache_key():
+    from plies.analysis import gomoku as G
+    from plies.errors import InvalidOption
+
+    board = Board(15, "freestyle")
+    board.play("h8")
+    plain = Budget(nodes=1000)
+    off = Budget(nodes=1000, engine_params=(("NET", "off"),))
+    assert G.cache_key(board, off) != G.cache_key(board, plain)
+    assert plain.params() is None and off.params() == {"NET": "off"}
+    from plies.gomoku.engine import state as ST
+
+    with_net = G.AnalyserFactory("freestyle", 15, 15, plain, 4)().engine
+    without = G.AnalyserFactory("freestyle", 15, 15, off, 4)().engine
+    assert with_net.tables.weights[ST.W_NET] == 1 and without.tables.weights[ST.W_NET] == 0
+    with pytest.raises(InvalidOption, match="NOPE"):
+        G.AnalyserFactory("freestyle", 15, 15, Budget(nodes=10, engine_params=(("NOPE", 1),)))()

@@ -126,7 +126,7 @@ class ChessAnalyser:
         from plies.chess.engine.api import Engine
 
         self.budget = budget
-        self.engine = Engine(hash_mb=hash_mb, threads=budget.threads)
+        self.engine = Engine(hash_mb=hash_mb, threads=budget.threads, params=budget.params())
 
     def __call__(self, job: ChessJob) -> dict[str, Any]:
         return analyse_position(self.engine, job.board(), self.budget, len(job.moves)).to_dict()

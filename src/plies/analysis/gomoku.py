@@ -115,7 +115,12 @@ class GomokuAnalyser:
         self.rule, self.width, self.height, self.budget = rule, width, height, budget
         self.opening = opening
         self.engine = Engine(
-            rule, width=width, height=height, hash_mb=hash_mb, threads=budget.threads
+            rule,
+            width=width,
+            height=height,
+            hash_mb=hash_mb,
+            threads=budget.threads,
+            params=budget.params(),
         )
 
     def __call__(self, job: GomokuJob) -> dict[str, Any]:

@@ -98,7 +98,9 @@ def player_accuracy(accuracies: Sequence[float]) -> float | None:
 class Budget:
     """The analysis budget per position: ``movetime`` seconds, ``depth`` or ``nodes`` for the
     search (``multipv`` lines), and ``solver_time`` seconds or ``solver_nodes`` for the threat
-    solvers. With nodes or depth (and one thread) the review is deterministic."""
+    solvers. With nodes or depth (and one thread) the review is deterministic.
+    ``engine_params``: ``(NAME, VALUE)`` pairs for the analysing engine (``Engine(params=)``,
+    e.g. ``(("NET", "off"),)``), part of the cache key; empty for the shipped engine."""
 
     movetime: float | None = None
     depth: int | None = None
@@ -109,6 +111,7 @@ class Budget:
     solver_nodes: int | None = None
     # with movetime, an uncertain position is searched a second time (scoring.search_position)
     retry: bool = True
+    engine_params: tuple[tuple[str, int | str], ...] = ()
 
     def __post_init__(self) -> None:
         limits = [v for v in (self.movetime, self.depth, self.nodes) if v is not None]
@@ -129,7 +132,12 @@ class Budget:
             f"t{self.movetime}:d{self.depth}:n{self.nodes}:pv{self.multipv}:"
             f"th{self.threads}:st{self.solver_time}:sn{self.solver_nodes}"
             + ("" if self.retry else ":r0")
+            + "".join(f":{name}={value}" for name, value in self.engine_params)
         )
+
+    def params(self) -> dict[str, int | str] | None:
+        """``engine_params`` as the engine's ``params`` argument (None: the shipped engine)."""
+        return dict(self.engine_params) or None
 
     def scaled(self, factor: int) -> Budget:
         """The same budget ``factor`` times larger (time and nodes times ``factor``, depth
