@@ -82,22 +82,36 @@ def main() -> int:
         openings=args.openings or DEFAULT_OPENINGS[args.rule],
         concurrency=args.concurrency,
     )
-    report = run_match(config)
+    if args.games_out:
+        Path(args.games_out).write_text("")
+
+    def on_result(report, r) -> None:
+        """After each game: its row in --games-out, the running score on stdout, and the
+        summary so far in --json (an interrupted match keeps what it played)."""
+        if args.games_out:
+            row = {
+                "names": list(r.names), "winner": r.outcome.winner,
+                "reason": r.outcome.reason, "opening_length": r.opening_length,
+                "moves": r.moves, "times_ms": r.times_ms,
+            }  # fmt: skip
+            with open(args.games_out, "a") as out:
+                out.write(json.dumps(row) + "\n")
+        so_far = report.to_json()
+        print(
+            f"game {len(report.results)}/{args.games}: +{so_far['wins']} ={so_far['draws']} "
+            f"-{so_far['losses']}",
+            flush=True,
+        )
+        if args.json:
+            Path(args.json).write_text(json.dumps(so_far, indent=2) + "\n")
+
+    report = run_match(config, on_result)
     summary = report.to_json()
     wins, losses, draws = summary["wins"], summary["losses"], summary["draws"]
     games = wins + losses + draws
     score = (wins + draws / 2) / max(1, games)
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
-    if args.games_out:
-        with open(args.games_out, "w") as out:
-            for r in report.results:
-                row = {
-                    "names": list(r.names), "winner": r.outcome.winner,
-                    "reason": r.outcome.reason, "opening_length": r.opening_length,
-                    "moves": r.moves, "times_ms": r.times_ms,
-                }  # fmt: skip
-                out.write(json.dumps(row) + "\n")
     elo = "unbounded" if summary["elo"] is None else f"{summary['elo']:+.0f}"
     error = "" if summary["elo_error"] is None else f" +- {summary['elo_error']:.0f}"
     print(
