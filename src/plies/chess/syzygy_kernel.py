@@ -308,7 +308,8 @@ def decompress(tbd, tbi, u: int, idx: int) -> int:
         while (code ^ SIGN) < tbi[base + ln - min_len]:
             ln += 1
         real = tbi[base + ln - min_len] ^ SIGN
-        sym = _u16(tbd, symidx + 2 * ln) + (((code - real) >> (64 - ln)) & ((np.int64(1) << ln) - 1))
+        offset = ((code - real) >> (64 - ln)) & ((np.int64(1) << ln) - 1)
+        sym = _u16(tbd, symidx + 2 * ln) + offset
         n = tbi[symlen + sym] + 1
         if lit < n:
             break
