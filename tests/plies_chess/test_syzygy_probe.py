@@ -168,3 +168,30 @@ def test_no_probe_without_the_table(tmp_path) -> None:
     off = Engine(hash_mb=4, syzygy_path=str(SYZYGY), features={"tablebases": False})
     off.tablebase = None
     assert off.search(chess.Board("8/8/8/8/3k4/8/8/KQ4r1 w - - 0 1"), depth=6).tbhits == 0
+
+
+def test_uci_options_and_tbhits() -> None:
+    import io
+    import time
+
+    from plies.chess.uci import UCIEngine
+
+    out = io.StringIO()
+    uci = UCIEngine(out)
+    for line in (
+        f"setoption name SyzygyPath value {SYZYGY}",
+        "setoption name SyzygyProbeDepth value 2",
+        "setoption name SyzygyProbeLimit value 4",
+        "setoption name SyzygyProbeLimit value 9",
+        "position fen 4k3/8/3K4/4P3/8/8/8/8 w - - 0 1",  # won, no DTZ table: the search answers
+        "go depth 8",
+    ):
+        uci.handle(line)
+    deadline = time.time() + 60
+    while "bestmove" not in out.getvalue() and time.time() < deadline:
+        time.sleep(0.05)
+    text = out.getvalue()
+    assert "SyzygyProbeLimit: 9 is outside 0..7" in text
+    assert uci.engine.knobs[S.K_TB_DEPTH] == 2 and uci.engine.tables.max_pieces == 4
+    assert " tbhits " in text and "bestmove " in text and "tablebase move" not in text
+    uci.handle("quit")
