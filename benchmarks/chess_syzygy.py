@@ -171,13 +171,13 @@ def random_material(name: str, count: int, rng: random.Random) -> list[chess.Boa
 
 
 @njit(cache=False, nogil=True)
-def _probe_all(tbd, tbi, bds, sts, hist, pst, buf, exact: bool) -> int:
+def _probe_all(tb, bds, sts, hist, pst, buf, exact: bool) -> int:
     total = 0
     for i in range(bds.shape[0]):
         if exact:
-            total += SK.probe_wdl(tbd, tbi, bds[i], sts[i], hist, pst, buf, 0)
+            total += SK.probe_wdl(tb, bds[i], sts[i], hist, pst, buf, 0)
         else:
-            total += SK.probe_table(tbd, tbi, sts[i], buf[SK.SCRATCH_SIZE :])
+            total += SK.probe_table(tb, sts[i], buf[SK.SCRATCH_SIZE :])
     return total
 
 
@@ -199,12 +199,12 @@ def kernel_costs(tb, engine: Engine, args) -> None:
         pst = positions[0].pst
         costs = []
         for exact in (True, False):
-            _probe_all(tables.data, tables.index, bds, sts, hist, pst, buf, exact)
+            _probe_all(tables.blob, bds, sts, hist, pst, buf, exact)
             per = []
             for _ in range(5):
                 t = time.process_time()
                 for _ in range(20):
-                    _probe_all(tables.data, tables.index, bds, sts, hist, pst, buf, exact)
+                    _probe_all(tables.blob, bds, sts, hist, pst, buf, exact)
                 per.append((time.process_time() - t) / (20 * len(boards)) * 1e6)
             costs.append(statistics.median(per))
         ref = probe_cost(tb, boards, "probe_wdl")

@@ -64,18 +64,18 @@ def kernel_wdl(tables: T.SyzygyTables, board: chess.Board, exact: bool = True) -
     B.set_bitboards(pos.bd, pos.st)
     buf = np.zeros(K.SCRATCH_SIZE + 8, dtype=np.int64)
     if exact:
-        v = K.probe_wdl(tables.data, tables.index, pos.bd, pos.st, pos.hist, pos.pst, buf, 0)
+        v = K.probe_wdl(tables.blob, pos.bd, pos.st, pos.hist, pos.pst, buf, 0)
     else:
-        v = K.probe_table(tables.data, tables.index, pos.st, buf[:8])
+        v = K.probe_table(tables.blob, pos.st, buf[:8])
     return int(v)
 
 
 def test_loader_reads_every_table(tables) -> None:
     assert set(tables.names) >= set(ENDINGS) | {"KBvK", "KNvK"}
     assert tables.max_pieces == 4
-    assert tables.data.dtype == np.uint8 and tables.index.dtype == np.int64
+    assert tables.blob.dtype == np.uint8 and tables.index[K.H_MAXPC] == 4
     empty = T.empty_tables()
-    assert empty.index[K.H_MAXPC] == 0 and empty.data.dtype == np.uint8
+    assert empty.index[K.H_MAXPC] == 0 and empty.blob.dtype == np.uint8
 
 
 @pytest.mark.parametrize("name", ENDINGS)

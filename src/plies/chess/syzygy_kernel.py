@@ -1,11 +1,13 @@
 """Syzygy WDL probing inside the compiled search (compiled).
 
-The tables loaded by :mod:`plies.chess.syzygy_tables` travel as two arrays: ``tbd``
-(``uint8``, every ``.rtbw`` file one after the other) and ``tbi`` (``int64``: a header, the
-material keys sorted for a binary search, one record per table with its piece orders,
-normalisation, factors and the decompression parameters of each sub-table, then the symbol
-lengths and Huffman base values). With no tables, ``tbi`` is the bare header (``tbi[H_MAXPC]``
-is 0) and ``tbd`` one byte, so the kernels have the same types either way.
+The tables loaded by :mod:`plies.chess.syzygy_tables` travel as one ``uint8`` array ``tb``
+(one array more for the search kernel to pass down its recursion): first the index, ``int64``
+values read through ``tbi = tb.view(np.int64)`` (a header, the material keys sorted for a
+binary search, one record per table with its piece orders, normalisation, factors and the
+decompression parameters of each sub-table, then the symbol lengths and Huffman base values),
+then every ``.rtbw`` file, read as bytes (``tbd``, the same array; offsets are from its start).
+With no tables, ``tb`` is the bare header with ``tbi[H_MAXPC]`` (the byte
+``tb[TB_MAXPC_BYTE]``) 0, so the kernels have the same types either way.
 
 * :func:`probe_table` reads the table's value for the position as it stands: exact only when
   the side to move has no capture (a table may hold any value up to the best capture's where a
@@ -59,6 +61,7 @@ H_NKEYS = 2
 H_KEYS = 3  # offset of the (key, table) pairs, sorted by key
 H_RECS = 4  # offset of the table records
 HEADER = 8
+TB_MAXPC_BYTE = 8 * H_MAXPC  # the low byte of tbi[H_MAXPC] (little-endian)
 
 R_NUM = 0  # pieces
 R_LEAD = 1  # leading pawns (0 for a pawnless table)
@@ -464,9 +467,15 @@ def board_key(st) -> int:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def probe_table(tbd, tbi, st, pos) -> int:
+def probe_table(tb, st, pos) -> int:
     """The table's WDL value for the position of ``st`` (bitboards set) as it stands, from the
-    side to move's view; ``TB_FAIL`` without its table. ``pos``: 8 int64 of scratch."""
+    side to move's view (exact only without a capture); ``TB_FAIL`` without its table.
+    ``pos``: 8 int64 of scratch."""
+    return _probe_table(tb, tb.view(np.int64), st, pos)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _probe_table(tbd, tbi, st, pos) -> int:
     key = board_key(st)
     if key == 0:
         return 0  # bare kings
@@ -543,7 +552,7 @@ def _captures(bd, st, buf, at: int) -> int:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def probe_wdl(tbd, tbi, bd, st, hist, pst, buf, o: int) -> int:
+def probe_wdl(tb, bd, st, hist, pst, buf, o: int) -> int:
     """The exact WDL value of the position (no castling rights, no en-passant square) for the
     side to move, or ``TB_FAIL``: alpha-beta over the captures within (-2, 2), each capture's
     value from the position after it, the table's value where no capture reaches alpha (its
@@ -554,6 +563,8 @@ def probe_wdl(tbd, tbi, bd, st, hist, pst, buf, o: int) -> int:
         set_bitboards(bd, st)
     if popcount(st[I_BB] | st[I_BB + 8]) > MAX_TB_PIECES:
         return TB_FAIL
+    tbd = tb
+    tbi = tb.view(np.int64)
     pos = buf[o + SCRATCH_SIZE : o + SCRATCH_SIZE + 8]
     level = 0
     buf[o] = -2
@@ -577,7 +588,7 @@ def probe_wdl(tbd, tbi, bd, st, hist, pst, buf, o: int) -> int:
             buf[nb + 2] = _captures(bd, st, buf, nb + 4)
             buf[nb + 3] = 0
             continue
-        v = probe_table(tbd, tbi, st, pos)
+        v = _probe_table(tbd, tbi, st, pos)
         if v == TB_FAIL:
             for _ in range(level):
                 undo(bd, st, hist)

@@ -1,9 +1,9 @@
 """Loading Syzygy WDL tables (``.rtbw``) for the compiled prober (:mod:`syzygy_kernel`).
 
 ``load_wdl(path)`` reads every WDL table of the ``SyzygyPath`` directories (at most
-``max_pieces`` pieces) into memory: one ``uint8`` array of all the files and one ``int64``
-array describing them (layout in :mod:`plies.chess.syzygy_kernel`). ``empty_tables()`` is the
-pair with no table, of the same types (the search kernels are compiled once for both).
+``max_pieces`` pieces) into memory: one ``uint8`` array, an ``int64`` index describing the
+tables followed by the files (layout in :mod:`plies.chess.syzygy_kernel`). ``empty_tables()``
+is the array with no table, of the same type (the search kernels are compiled once for both).
 
 What the loader reads of each file (the Syzygy WDL format): the magic, a flag byte (bit 0 both
 sides to move stored, bit 1 pawns: one sub-table per leading-pawn file a-d), for each side to
@@ -32,17 +32,21 @@ DEFAULT_MAX_PIECES = 5  # 5-man WDL tables are 378 MiB in memory; 6-man would be
 
 
 class SyzygyTables(NamedTuple):
-    """The arrays the kernels read, and what they hold."""
+    """The array the kernels read, and what it holds."""
 
-    data: np.ndarray  # uint8: the files
-    index: np.ndarray  # int64: header, keys, records, symbol lengths and bases
+    blob: np.ndarray  # uint8: the index (int64: header, keys, records, symbol data), the files
     names: tuple[str, ...]
     max_pieces: int
 
+    @property
+    def index(self) -> np.ndarray:
+        """The int64 view of the whole array (the index is its start)."""
+        return self.blob.view(np.int64)
+
 
 def empty_tables() -> SyzygyTables:
-    """No tables: the kernels see ``index[H_MAXPC] == 0`` and never probe."""
-    return SyzygyTables(np.zeros(1, dtype=np.uint8), np.zeros(K.HEADER, dtype=np.int64), (), 0)
+    """No tables: the kernels see ``tbi[H_MAXPC] == 0`` and never probe."""
+    return SyzygyTables(np.zeros(8 * K.HEADER, dtype=np.uint8), (), 0)
 
 
 def _counts_of_name(name: str) -> list[list[int]]:
@@ -335,6 +339,7 @@ def load_wdl(path: str, max_pieces: int = DEFAULT_MAX_PIECES) -> SyzygyTables:
     recs_at = K.HEADER + 2 * nkeys
     pool_at = recs_at + K.REC * len(records)
     index = np.zeros(pool_at + len(pool), dtype=np.int64)
+    files_at = 8 * index.shape[0]  # the files follow the index in the one array
     index[K.H_NTAB] = len(records)
     index[K.H_MAXPC] = max(rec["num"] for rec in records)
     index[K.H_NKEYS] = nkeys
@@ -352,7 +357,7 @@ def load_wdl(path: str, max_pieces: int = DEFAULT_MAX_PIECES) -> SyzygyTables:
         index[r + K.R_SYM] = rec["sym"]
         index[r + K.R_KEY] = rec["key"]
         index[r + K.R_LEADPC] = rec["leadpc"]
-        at = rec["at"]
+        at = files_at + rec["at"]
         for (f, s), sub in rec["subs"].items():
             if not sub.get("ok"):
                 continue
@@ -373,6 +378,7 @@ def load_wdl(path: str, max_pieces: int = DEFAULT_MAX_PIECES) -> SyzygyTables:
             index[u + K.U_SYMLEN] = pool_at + sub["symlen"]
             index[u + K.U_BASE] = pool_at + sub["base"]
     index[pool_at:] = np.array(pool, dtype=np.int64) if pool else 0
-    data = np.concatenate(chunks + [np.zeros(8, dtype=np.uint8)])
+    pad = np.zeros(8 + (-offset) % 8, dtype=np.uint8)  # a whole number of int64 values
+    blob = np.concatenate([index.view(np.uint8)] + chunks + [pad])
     names = tuple(rec["name"] for rec in records)
-    return SyzygyTables(data, index, names, int(index[K.H_MAXPC]))
+    return SyzygyTables(blob, names, int(index[K.H_MAXPC]))

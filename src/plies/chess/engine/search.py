@@ -72,8 +72,8 @@ from plies.chess.engine.board import (
     undo_null,
 )
 from plies.chess.engine.evaluate import SCRATCH, evaluate
-from plies.chess.syzygy_kernel import H_MAXPC, TB_FAIL, probe_wdl
 from plies.chess.syzygy_kernel import SCRATCH_SIZE as TB_SCRATCH
+from plies.chess.syzygy_kernel import TB_FAIL, TB_MAXPC_BYTE, probe_wdl
 
 MATE = 32000
 MATE_BOUND = MATE - 1000  # scores beyond are mates in so many plies
@@ -208,8 +208,7 @@ class SearchContext(NamedTuple):
     lmr: np.ndarray
     features: np.ndarray
     knobs: np.ndarray
-    tbd: np.ndarray  # uint8: the WDL files
-    tbi: np.ndarray  # int64: their index
+    tb: np.ndarray  # uint8: the WDL tables' index (int64) and files (syzygy_tables)
 
 
 def new_tt(megabytes: float) -> np.ndarray:
@@ -261,8 +260,7 @@ def new_context(tt, stop, pst, weights, knobs=None, lmr=None, tables=None) -> Se
         view(M_LMR, 64, MAX_MOVES),
         view(M_FEATURES, F_COUNT),
         view(M_KNOBS, K_COUNT),
-        tables.data,
-        tables.index,
+        tables.blob,
     )
     ctx.stats[S_NODE_LIMIT] = 1 << 62
     ctx.excluded[:] = -1
@@ -275,7 +273,7 @@ def new_context(tt, stop, pst, weights, knobs=None, lmr=None, tables=None) -> Se
 def pvs(bd, st, hist, ctx: SearchContext, alpha: int, beta: int, depth: int, ply: int) -> int:
     """The search from Python: ``pvs_kernel`` over the context's arrays."""
     return pvs_kernel(bd, st, hist, ctx.tt, ctx.pst, ctx.weights, ctx.mem, ctx.stop,
-                      ctx.tbd, ctx.tbi, alpha, beta, depth, ply)  # fmt: skip
+                      ctx.tb, alpha, beta, depth, ply)  # fmt: skip
 
 
 # --- transposition table ----------------------------------------------------------------------
@@ -587,7 +585,7 @@ def may_give_check(bd, mv: int, ek: int) -> bool:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, alpha: int, beta: int,
+def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
                depth: int, ply: int) -> int:  # fmt: skip
     """Negamax PVS value of the position for the side to move, within (alpha, beta)."""
     if st[I_BB_OK] == 0:
@@ -700,8 +698,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, alpha: int, beta: 
                     w,
                     mem,
                     stop,
-                    tbd,
-                    tbi,
+                    tb,
                     -beta,
                     -alpha,
                     np.int64(-1),
@@ -750,7 +747,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, alpha: int, beta: 
     tb_floor = -INF
     tb_cap = INF
     if (
-        tbi[H_MAXPC] != 0
+        tb[TB_MAXPC_BYTE] != 0
         and st[I_HALF] == 0
         and ply > 0
         and excl == 0
@@ -758,9 +755,9 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, alpha: int, beta: 
         and st[I_EP] < 0
         and depth >= mem[M_KNOBS + K_TB_DEPTH]
         and mem[M_FEATURES + F_TB] != 0
-        and popcount(st[I_BB] | st[I_BB + 8]) <= tbi[H_MAXPC]
+        and popcount(st[I_BB] | st[I_BB + 8]) <= tb[TB_MAXPC_BYTE]
     ):
-        v = probe_wdl(tbd, tbi, bd, st, hist, pst, mem, M_TB)
+        v = probe_wdl(tb, bd, st, hist, pst, mem, M_TB)
         if v != TB_FAIL:
             mem[M_STATS + S_TBHITS] += 1
             if v == 2:
@@ -820,7 +817,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, alpha: int, beta: 
             # at least depth 0: the first quiescence ply, where the quiet checks are
             null_depth = max(np.int64(0), depth - 1 - r)
             score = -pvs_kernel(
-                bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, -beta, -beta + 1, null_depth, ply + 1
+                bd, st, hist, tt, pst, w, mem, stop, tb, -beta, -beta + 1, null_depth, ply + 1
             )
             undo_null(st, hist)
             if stop[0] != 0:
@@ -835,7 +832,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, alpha: int, beta: 
                 saved = mem[M_STATS + S_NMP_MIN_PLY]
                 mem[M_STATS + S_NMP_MIN_PLY] = ply + 3 * (depth - r) // 4 + 1
                 v = pvs_kernel(
-                    bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, beta - 1, beta, depth - r, ply
+                    bd, st, hist, tt, pst, w, mem, stop, tb, beta - 1, beta, depth - r, ply
                 )
                 mem[M_STATS + S_NMP_MIN_PLY] = saved
                 if stop[0] != 0:
@@ -862,7 +859,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, alpha: int, beta: 
     ):
         sbeta = tscore - mem[M_KNOBS + K_SE_MARGIN] * depth
         mem[M_SEXCL + ply] = tt_move
-        v = pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, sbeta - 1, sbeta,
+        v = pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, sbeta - 1, sbeta,
                        (depth - 1) // 2, ply)  # fmt: skip
         mem[M_SEXCL + ply] = 0
         mem[M_EVALS + ply] = static
@@ -1004,7 +1001,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, alpha: int, beta: 
             new_depth = depth
         if legal == 1:
             score = -pvs_kernel(
-                bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, -beta, -alpha, new_depth, ply + 1
+                bd, st, hist, tt, pst, w, mem, stop, tb, -beta, -alpha, new_depth, ply + 1
             )
         else:
             r = 0
@@ -1033,8 +1030,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, alpha: int, beta: 
                 w,
                 mem,
                 stop,
-                tbd,
-                tbi,
+                tb,
                 -alpha - 1,
                 -alpha,
                 new_depth - r,
@@ -1050,8 +1046,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, alpha: int, beta: 
                     w,
                     mem,
                     stop,
-                    tbd,
-                    tbi,
+                    tb,
                     -alpha - 1,
                     -alpha,
                     new_depth,
@@ -1059,7 +1054,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, alpha: int, beta: 
                 )
             if score > alpha and score < beta:
                 score = -pvs_kernel(
-                    bd, st, hist, tt, pst, w, mem, stop, tbd, tbi, -beta, -alpha, new_depth, ply + 1
+                    bd, st, hist, tt, pst, w, mem, stop, tb, -beta, -alpha, new_depth, ply + 1
                 )
         undo(bd, st, hist)
         if stop[0] != 0:
