@@ -18,7 +18,10 @@
 5. **In-search probes' value** (``--full DIR``: a directory with every 3-4-man WDL and DTZ
    table, e.g. python-chess's source distribution's data/syzygy/regular): the strong side
    (plies at ``--nodes`` per move, no root probing) converts random won KQvKR, KRvKB and KPvK
-   positions against the tables' best defence, with and without the WDL probes in the search.
+   positions against the tables' best defence, with and without the WDL probes in the search;
+   then, on random positions of 4-man endings (every outcome), how often the search's score
+   (at ``--nodes``) agrees with the table's value: above +150 cp a win, below -150 a loss,
+   else a draw (a cursed win or blessed loss counts as a draw).
 """
 
 from __future__ import annotations
@@ -128,6 +131,7 @@ def main() -> int:
     ap.add_argument("--parts", default="12345", help="which of the measurements to run")
     ap.add_argument("--full", default=None, help="every 3-4-man table (part 5)")
     ap.add_argument("--wins", type=int, default=10, help="won positions per ending (part 5)")
+    ap.add_argument("--agree", type=int, default=40, help="positions per ending (part 5)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     tb = chess.syzygy.open_tablebase(str(TABLES))
@@ -242,6 +246,34 @@ def in_search_value(args) -> None:
             print(f"   {name} {label:13s}: {len(mates)}/{len(won)} mated, median "
                   f"{statistics.median(mates) if mates else '-'} plies (first DTZ median "
                   f"{optimal}), failures {fails or 0}, {cpu:.0f} s CPU")  # fmt: skip
+    print(f"   scores agreeing with the tables' value ({args.nodes} nodes, {args.agree} positions"
+          " an ending, no capture at the root):")  # fmt: skip
+    for name in ("KQvKR", "KRvKB", "KRvKN", "KPvK", "KPvKP", "KBNvK"):
+        boards = [
+            b
+            for b in random_material(name, 4 * args.agree, rng)
+            if not any(b.is_capture(m) for m in b.legal_moves)
+        ][: args.agree]
+        truth = [_wdl_class(full.probe_wdl(b)) for b in boards]
+        line = []
+        for label, eng in (("search only", plain), ("WDL in search", probing)):
+            agree = hits = 0
+            for b, t in zip(boards, truth, strict=True):
+                eng.new_game()
+                r = eng.search(b, nodes=args.nodes)
+                agree += _score_class(r.score) == t
+                hits += r.tbhits
+            line.append(f"{label} {agree}/{len(boards)}" + (f" ({hits} tbhits)" if hits else ""))
+        draws = sum(t == 0 for t in truth)
+        print(f"   {name} ({draws} draws): " + ", ".join(line))
+
+
+def _wdl_class(wdl: int) -> int:
+    return 0 if abs(wdl) < 2 else wdl
+
+
+def _score_class(score: int) -> int:
+    return 2 if score > 150 else -2 if score < -150 else 0
 
 
 def probe_costs(tb, engine: Engine, sets: dict) -> None:

@@ -195,3 +195,20 @@ def test_uci_options_and_tbhits() -> None:
     assert uci.engine.knobs[S.K_TB_DEPTH] == 2 and uci.engine.tables.max_pieces == 4
     assert " tbhits " in text and "bestmove " in text and "tablebase move" not in text
     uci.handle("quit")
+
+
+def test_a_table_loss_in_check_without_a_move_is_a_mate(tables) -> None:
+    from plies.chess.position import default_eval_arrays
+
+    board = chess.Board("r6k/8/6K1/8/8/8/Q7/8 w - - 0 1")
+    board.push_uci("a2a8")  # mate, and a table loss (KQvK) for the side to move
+    pst, weights = default_eval_arrays()
+    for window in ((-S.INF, S.INF), (-100, -99)):  # a PV node and a zero-window node
+        pos = Position.from_board(board)
+        ctx = S.new_context(S.new_tt(1), np.zeros(1, dtype=np.int64), pst, weights,
+                            tables=tables)  # fmt: skip
+        assert S.pvs(pos.bd, pos.st, pos.hist, ctx, *window, 2, 1) == -S.MATE + 1
+    board = chess.Board("k6Q/8/2K5/8/8/8/8/8 b - - 0 1")  # check, not mate (Ka7): a loss
+    pos = Position.from_board(board)
+    ctx = S.new_context(S.new_tt(1), np.zeros(1, dtype=np.int64), pst, weights, tables=tables)
+    assert S.pvs(pos.bd, pos.st, pos.hist, ctx, -100, -99, 2, 1) == -S.TB_WIN + 1

@@ -552,6 +552,20 @@ def _captures(bd, st, buf, at: int) -> int:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def has_legal_move(bd, st, hist, pst, buf, at: int) -> bool:
+    """Whether the side to move has a legal move (``buf[at : at + MAX_MOVES]`` scratch): the
+    search asks it of a table loss in check, which may be a mate."""
+    n = generate(bd, st, buf, at, True)
+    for i in range(n):
+        make(bd, st, hist, pst, buf[at + i])
+        ok = not leaves_check(bd, st)
+        undo(bd, st, hist)
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def probe_wdl(tb, bd, st, hist, pst, buf, o: int) -> int:
     """The exact WDL value of the position (no castling rights, no en-passant square) for the
     side to move, or ``TB_FAIL``: alpha-beta over the captures within (-2, 2), each capture's

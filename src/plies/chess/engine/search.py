@@ -14,7 +14,9 @@ pawn-only or near-pawn-only positions and at high depth: zugzwang), then the mov
 (TT move, good captures by MVV-LVA after SEE, killers, counter-move, history, bad captures)
 with late-move pruning, futility pruning and late-move reductions from a table. Quiescence:
 stand pat, captures and queen promotions by MVV-LVA, losing captures (SEE < 0) and hopeless
-ones (delta pruning) skipped.
+ones (delta pruning) skipped. With Syzygy tables loaded (``tb``, from ``syzygy_tables``),
+nodes just after a capture or pawn move with few enough pieces take the tables' exact WDL
+value (``syzygy_kernel.probe_wdl``) as a score or a bound.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ from plies.chess.engine.board import (
 )
 from plies.chess.engine.evaluate import SCRATCH, evaluate
 from plies.chess.syzygy_kernel import SCRATCH_SIZE as TB_SCRATCH
-from plies.chess.syzygy_kernel import TB_FAIL, TB_MAXPC_BYTE, probe_wdl
+from plies.chess.syzygy_kernel import TB_FAIL, TB_MAXPC_BYTE, has_legal_move, probe_wdl
 
 MATE = 32000
 MATE_BOUND = MATE - 1000  # scores beyond are mates in so many plies
@@ -758,6 +760,8 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
         and popcount(st[I_BB] | st[I_BB + 8]) <= tb[TB_MAXPC_BYTE]
     ):
         v = probe_wdl(tb, bd, st, hist, pst, mem, M_TB)
+        if v == -2 and checked and not has_legal_move(bd, st, hist, pst, mem, M_TB):
+            return -MATE + ply  # a table loss in check may be mate: scored as the mate
         if v != TB_FAIL:
             mem[M_STATS + S_TBHITS] += 1
             if v == 2:
