@@ -126,6 +126,10 @@ def test_bad_files_are_refused(tmp_path) -> None:
         T.load_wdl(str(tmp_path))
     with pytest.raises(InvalidOption, match="no directory"):
         T.load_wdl(str(tmp_path / "nowhere"))
+    engine = Engine(hash_mb=1)
+    with pytest.raises(InvalidOption, match="KQvK.rtbw"):
+        engine.set_syzygy_path(str(tmp_path))
+    assert engine.tables.max_pieces == 0 and engine.tablebase is None
     assert T.load_wdl(str(tmp_path), max_pieces=2).max_pieces == 0  # nothing that small
 
 

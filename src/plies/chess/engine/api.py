@@ -186,6 +186,8 @@ class Engine:
         self.tablebase = None
         self.tables = empty_tables()
         self.syzygy_path: str | None = None
+        if not 0 <= syzygy_probe_limit <= 7:
+            raise InvalidOption(f"syzygy_probe_limit must be 0..7, not {syzygy_probe_limit}")
         self.syzygy_probe_limit = int(syzygy_probe_limit)
         if syzygy_path:
             self.set_syzygy_path(syzygy_path)
@@ -222,8 +224,9 @@ class Engine:
         self.syzygy_path = None
         self._contexts = []
         if path:
+            tables = load_wdl(path, self.syzygy_probe_limit)  # a bad file: nothing changes
             self.tablebase = tablebases.open_tablebase(path)
-            self.tables = load_wdl(path, self.syzygy_probe_limit)
+            self.tables = tables
             self.syzygy_path = path
 
     def set_syzygy_probe_limit(self, pieces: int) -> None:
@@ -265,18 +268,9 @@ class Engine:
         return int(used * 1000 // max(1, data.shape[0]))
 
     def _context(self, i: int) -> S.SearchContext:
+        shared = (self.tt, self.stop_flag, self.pst, self.weights, self.knobs, self.lmr)
         while len(self._contexts) <= i:
-            self._contexts.append(
-                S.new_context(
-                    self.tt,
-                    self.stop_flag,
-                    self.pst,
-                    self.weights,
-                    self.knobs,
-                    self.lmr,
-                    self.tables,
-                )  # fmt: skip
-            )
+            self._contexts.append(S.new_context(*shared, tables=self.tables))
         return self._contexts[i]
 
     def _prepare(self, ctx: S.SearchContext, nodes: int | None) -> None:
