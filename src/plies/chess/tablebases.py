@@ -6,10 +6,9 @@ for the mover (probed on the position after the move), and among them prefers, w
 the quickest conversion (zeroing moves first, then the smallest DTZ), when losing the longest
 resistance. Scores: ``TB_WIN`` minus the DTZ for a win (a large centipawn value below the mate
 range), 0 for draws (including the 50-move "cursed" and "blessed" results), the negation for
-losses. The search itself does not probe: a compiled kernel cannot call python-chess, whose
-WDL probe costs 27-44 us of CPU (17-28 nodes) on the 3-man tables, and with those tables the
-search alone already converts every won KQvK and KRvK position tried (docs/chess.md,
-``benchmarks/chess_syzygy.py``).
+losses. Inside the search the WDL tables are probed by the compiled prober instead
+(``syzygy_kernel``; a compiled kernel cannot call python-chess, whose WDL probe costs 44-93 us
+of CPU, over a hundred nodes: docs/chess.md, ``benchmarks/chess_syzygy.py``).
 """
 
 from __future__ import annotations

@@ -1,17 +1,16 @@
 """``plies uci``: the chess engine behind the Universal Chess Interface on stdin/stdout.
 
-Commands: uci, debug, isready, setoption (Hash, Threads, MultiPV, SyzygyPath, Move Overhead,
-Ponder, UCI_Chess960, Clear Hash), ucinewgame, position startpos|fen ... [moves ...], go
-(wtime btime winc binc movestogo depth nodes movetime mate infinite ponder searchmoves-free),
-stop, ponderhit, quit. A reader thread owns stdin; each ``go`` runs in a worker thread so
-``stop`` and ``ponderhit`` act at once. Every line the engine cannot use gets ``info string
-error ...`` and the engine keeps running. A ``position`` command that cannot be used whole sets
-a safe position, as Stockfish does: the moves up to the first illegal one, or the start
-position for a bad FEN; the ``info string`` says which. With ``UCI_Chess960`` on, FENs are
-read as Chess960 (X-FEN or Shredder-FEN castling fields) and castling moves in and out are
-king-takes-rook.
-The kernels are loaded in the background from start-up, and ``isready`` waits for them, so
-no clock pays for numba.
+Commands: uci, debug, isready, setoption (Hash, Threads, MultiPV, SyzygyPath, SyzygyProbeDepth,
+SyzygyProbeLimit, Move Overhead, Ponder, UCI_Chess960, Clear Hash), ucinewgame, position
+startpos|fen ... [moves ...], go (wtime btime winc binc movestogo depth nodes movetime mate
+infinite ponder searchmoves-free), stop, ponderhit, quit. A reader thread owns stdin; each
+``go`` runs in a worker thread so ``stop`` and ``ponderhit`` act at once. Every line the engine
+cannot use gets ``info string error ...`` and the engine keeps running. A ``position`` command
+that cannot be used whole sets a safe position, as Stockfish does: the moves up to the first
+illegal one, or the start position for a bad FEN; the ``info string`` says which. With
+``UCI_Chess960`` on, FENs are read as Chess960 (X-FEN or Shredder-FEN castling fields) and
+castling moves in and out are king-takes-rook. The kernels are loaded in the background from
+start-up, and ``isready`` waits for them, so no clock pays for numba.
 """
 
 from __future__ import annotations
@@ -31,6 +30,8 @@ OPTIONS = [
     "option name Threads type spin default 1 min 1 max 256",
     "option name MultiPV type spin default 1 min 1 max 256",
     "option name SyzygyPath type string default <empty>",
+    "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+    "option name SyzygyProbeLimit type spin default 5 min 0 max 7",
     "option name Move Overhead type spin default 30 min 0 max 5000",
     "option name Ponder type check default false",
     "option name UCI_Chess960 type check default false",
@@ -117,7 +118,9 @@ def format_info(result, multipv: int, elapsed_ms: int, hashfull: int) -> list[st
             f"info depth {max(1, result.depth)} seldepth {max(result.seldepth, 1)}",
             f"multipv {k}" if multipv > 1 else "",
             f"score {score} nodes {result.nodes} nps {result.nps}",
-            f"hashfull {hashfull} time {elapsed_ms}",
+            f"hashfull {hashfull}",
+            f"tbhits {result.tbhits}" if getattr(result, "tbhits", 0) else "",
+            f"time {elapsed_ms}",
             "pv " + " ".join(mv.uci() for mv in line.pv),
         ]
         lines.append(" ".join(p for p in parts if p))
@@ -247,6 +250,10 @@ class UCIEngine:
             path = value.strip()
             self.syzygy_path = None if path in ("", "<empty>") else path
             self.engine.set_syzygy_path(self.syzygy_path)
+        elif key == "syzygyprobedepth":
+            self.engine.set_syzygy_probe_depth(self._int(name, value, 1, 100))
+        elif key == "syzygyprobelimit":
+            self.engine.set_syzygy_probe_limit(self._int(name, value, 0, 7))
         elif key == "ponder":
             pass
         elif key == "uci_chess960":

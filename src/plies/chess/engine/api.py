@@ -5,7 +5,9 @@ kernel (one call per iteration and window). A watchdog thread raises the shared 
 the hard deadline (which a ``ponderhit`` may set later); every node polls the flag. Lazy SMP:
 helper threads run iterative deepening on their own copies of the position over the shared
 transposition table; the kernels release the GIL. With SyzygyPath set, positions with few
-enough pieces are answered from the tablebases at the root (``plies.chess.tablebases``).
+enough pieces are answered from the tablebases at the root (``plies.chess.tablebases``, WDL
+and DTZ through python-chess), and the search probes the WDL tables itself
+(``plies.chess.syzygy_tables`` loads them for the compiled prober).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy as np
 from plies.chess.engine import params as engine_params
 from plies.chess.engine import search as S
 from plies.chess.position import Position
+from plies.chess.syzygy_tables import DEFAULT_MAX_PIECES, empty_tables, load_wdl
 from plies.errors import InvalidOption
 
 DEFAULT_HASH_MB = 64
@@ -82,6 +85,7 @@ class SearchResult:
     lines: list[PVLine] = field(default_factory=list)
     hashfull: int = 0
     tablebase: bool = False
+    tbhits: int = 0  # WDL probes inside the search that gave a value
 
     @property
     def mate(self) -> int | None:
@@ -128,7 +132,9 @@ class Engine:
     """The plies chess engine. ``Engine(hash_mb=64, threads=1, syzygy_path=None)``; the
     transposition table persists across searches (:meth:`new_game` clears it). ``features``
     switches search features off by name (``search.FEATURE_NAMES``) for tests and for
-    measuring their effect; ``params`` overrides values of :mod:`params` (tuning)."""
+    measuring their effect; ``params`` overrides values of :mod:`params` (tuning).
+    ``syzygy_probe_limit``: the most pieces of the WDL tables loaded for the search (they are
+    read into memory: 5-man WDL tables take 378 MiB)."""
 
     def __init__(
         self,
@@ -138,6 +144,7 @@ class Engine:
         features: dict[str, bool] | None = None,
         params: dict | None = None,
         syzygy_path: str | None = None,
+        syzygy_probe_limit: int = DEFAULT_MAX_PIECES,
     ) -> None:
         if threads < 1:
             raise InvalidOption(f"threads must be at least 1, not {threads}")
@@ -177,6 +184,11 @@ class Engine:
         self._soft_deadline: float | None = None
         self._lock = threading.Lock()
         self.tablebase = None
+        self.tables = empty_tables()
+        self.syzygy_path: str | None = None
+        if not 0 <= syzygy_probe_limit <= 7:
+            raise InvalidOption(f"syzygy_probe_limit must be 0..7, not {syzygy_probe_limit}")
+        self.syzygy_probe_limit = int(syzygy_probe_limit)
         if syzygy_path:
             self.set_syzygy_path(syzygy_path)
         self._warm()
@@ -201,11 +213,37 @@ class Engine:
         self.threads = int(threads)
 
     def set_syzygy_path(self, path: str | None) -> None:
+        """Open the tables of ``path`` (None: none): python-chess's for the root, and the WDL
+        tables of at most ``syzygy_probe_limit`` pieces in memory for the search."""
         from plies.chess import tablebases
 
         if self.tablebase is not None:
             self.tablebase.close()
-        self.tablebase = tablebases.open_tablebase(path) if path else None
+            self.tablebase = None
+        self.tables = empty_tables()
+        self.syzygy_path = None
+        self._contexts = []
+        if path:
+            tables = load_wdl(path, self.syzygy_probe_limit)  # a bad file: nothing changes
+            self.tablebase = tablebases.open_tablebase(path)
+            self.tables = tables
+            self.syzygy_path = path
+
+    def set_syzygy_probe_limit(self, pieces: int) -> None:
+        """Probe in the search only tables of at most ``pieces`` pieces (0: none)."""
+        if not 0 <= pieces <= 7:
+            raise InvalidOption(f"SyzygyProbeLimit must be 0..7, not {pieces}")
+        self.syzygy_probe_limit = int(pieces)
+        if self.syzygy_path:
+            self.tables = load_wdl(self.syzygy_path, self.syzygy_probe_limit)
+            self._contexts = []
+
+    def set_syzygy_probe_depth(self, depth: int) -> None:
+        """Probe the WDL tables at nodes of at least ``depth`` plies of remaining depth."""
+        if not 1 <= depth <= 100:
+            raise InvalidOption(f"SyzygyProbeDepth must be 1..100, not {depth}")
+        self.knobs[S.K_TB_DEPTH] = depth
+        self._contexts = []
 
     def new_game(self) -> None:
         self.tt[:] = 0
@@ -230,10 +268,9 @@ class Engine:
         return int(used * 1000 // max(1, data.shape[0]))
 
     def _context(self, i: int) -> S.SearchContext:
+        shared = (self.tt, self.stop_flag, self.pst, self.weights, self.knobs, self.lmr)
         while len(self._contexts) <= i:
-            self._contexts.append(
-                S.new_context(self.tt, self.stop_flag, self.pst, self.weights, self.knobs, self.lmr)
-            )
+            self._contexts.append(S.new_context(*shared, tables=self.tables))
         return self._contexts[i]
 
     def _prepare(self, ctx: S.SearchContext, nodes: int | None) -> None:
@@ -330,6 +367,9 @@ class Engine:
                 watchdog.cancel()
             self.stop_flag[0] = 0
         total = result.nodes + sum(int(h.stats[S.S_NODES]) for _, h in helpers)
+        result.tbhits = int(ctx.stats[S.S_TBHITS]) + sum(
+            int(h.stats[S.S_TBHITS]) for _, h in helpers
+        )
         elapsed = time.perf_counter() - start
         result.nodes = total
         result.time = elapsed
@@ -403,6 +443,7 @@ class Engine:
             result.time = elapsed
             result.nodes = int(ctx.stats[S.S_NODES])
             result.nps = int(result.nodes / elapsed) if elapsed > 0 else 0
+            result.tbhits = int(ctx.stats[S.S_TBHITS])
             if info is not None:
                 result.hashfull = self.hashfull()
                 info(_legal_lines(board, result))

@@ -14,7 +14,9 @@ pawn-only or near-pawn-only positions and at high depth: zugzwang), then the mov
 (TT move, good captures by MVV-LVA after SEE, killers, counter-move, history, bad captures)
 with late-move pruning, futility pruning and late-move reductions from a table. Quiescence:
 stand pat, captures and queen promotions by MVV-LVA, losing captures (SEE < 0) and hopeless
-ones (delta pruning) skipped.
+ones (delta pruning) skipped. With Syzygy tables loaded (``tb``, from ``syzygy_tables``),
+nodes just after a capture or pawn move with few enough pieces take the tables' exact WDL
+value (``syzygy_kernel.probe_wdl``) as a score or a bound.
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ from plies.chess.engine.board import (
     H_MOVE,
     I_BB,
     I_BB_OK,
+    I_CASTLE,
     I_CNT,
+    I_EP,
     I_HALF,
     I_HASH,
     I_HPLY,
@@ -63,17 +67,24 @@ from plies.chess.engine.board import (
     make_null,
     msb,
     pin_ok,
+    popcount,
     quiet_gives_check,
     set_bitboards,
     undo,
     undo_null,
 )
 from plies.chess.engine.evaluate import SCRATCH, evaluate
+from plies.chess.syzygy_kernel import SCRATCH_SIZE as TB_SCRATCH
+from plies.chess.syzygy_kernel import TB_FAIL, TB_MAXPC_BYTE, has_legal_move, probe_wdl
 
 MATE = 32000
 MATE_BOUND = MATE - 1000  # scores beyond are mates in so many plies
 INF = 32001
 MAX_PLY = 120
+# a Syzygy win found in the search: TB_WIN - ply (quicker progress first), below the mates;
+# scores beyond TB_BOUND are distances from the root (the TT stores them relative to the node)
+TB_WIN = 20000
+TB_BOUND = TB_WIN - 1000
 
 BOUND_UPPER = 1
 BOUND_LOWER = 2
@@ -92,6 +103,7 @@ S_ROOT_DONE = 6
 S_ROOT_MOVES = 7
 S_NMP_MIN_PLY = 8  # null move disabled below this ply (verification search)
 S_ROOT_DEPTH = 9  # the depth of the current iteration (limits singular extensions)
+S_TBHITS = 10  # Syzygy WDL probes that gave a value
 S_COUNT = 16
 
 # features[] switches (1 on), for tests of exactness and for measuring each feature's effect
@@ -107,10 +119,12 @@ FEATURE_NAMES = (
     "ordering",  # killers, counter-move, history
     "mate_distance",
     "qsearch_checks",  # quiet checks at the first quiescence ply after a null move
+    "tablebases",  # Syzygy WDL probes inside the search (when tables are loaded)
 )
 F_TT, F_NULL, F_LMR, F_FUT, F_LMP, F_QS, F_QSP, F_CHECKEXT, F_ORDER, F_MDP = range(10)
 F_QCHECKS = 10
-F_COUNT = 11
+F_TB = 11
+F_COUNT = 12
 
 # search tunables travel in an array (params.py holds their defaults)
 K_RFP_MARGIN = 0
@@ -126,7 +140,8 @@ K_HIST_DEPTH = 9
 K_HIST_MARGIN = 10
 K_SE_DEPTH = 11
 K_SE_MARGIN = 12
-K_COUNT = 13
+K_TB_DEPTH = 13
+K_COUNT = 14
 
 
 def search_knobs(overrides: dict | None = None) -> np.ndarray:
@@ -145,6 +160,7 @@ def search_knobs(overrides: dict | None = None) -> np.ndarray:
     k[K_HIST_MARGIN] = o.get("HISTORY_PRUNE_MARGIN", PR.HISTORY_PRUNE_MARGIN)
     k[K_SE_DEPTH] = o.get("SINGULAR_DEPTH", PR.SINGULAR_DEPTH)
     k[K_SE_MARGIN] = o.get("SINGULAR_MARGIN", PR.SINGULAR_MARGIN)
+    k[K_TB_DEPTH] = o.get("SYZYGY_PROBE_DEPTH", PR.SYZYGY_PROBE_DEPTH)
     return k
 
 
@@ -169,12 +185,14 @@ M_LMR = M_STATS + S_COUNT  # [64, MAX_MOVES]
 M_FEATURES = M_LMR + 64 * MAX_MOVES  # [F_COUNT]
 M_KNOBS = M_FEATURES + 16  # [K_COUNT]
 M_SEXCL = M_KNOBS + 16  # [MAX_PLY + 1] the move a singular-extension search at a ply skips
-M_SIZE = M_SEXCL + MAX_PLY + 1
+M_TB = M_SEXCL + MAX_PLY + 1  # the Syzygy capture search's scratch (syzygy_kernel)
+M_SIZE = M_TB + TB_SCRATCH + 8
 
 
 class SearchContext(NamedTuple):
     """Per-thread search memory (``mem`` and named views into it), plus the shared
-    transposition table and stop flag."""
+    transposition table, stop flag and Syzygy WDL tables (``syzygy_tables``; empty arrays
+    when none are loaded)."""
 
     tt: np.ndarray  # int64[2 * entries]: key ^ data, data (lockless), clusters of 4 entries
     stop: np.ndarray  # int64[1] shared
@@ -192,6 +210,7 @@ class SearchContext(NamedTuple):
     lmr: np.ndarray
     features: np.ndarray
     knobs: np.ndarray
+    tb: np.ndarray  # uint8: the WDL tables' index (int64) and files (syzygy_tables)
 
 
 def new_tt(megabytes: float) -> np.ndarray:
@@ -214,7 +233,13 @@ def lmr_table(base: float = PR.LMR_BASE, divisor: float = PR.LMR_DIVISOR) -> np.
     return np.clip(table, 0, 63).astype(np.int64)
 
 
-def new_context(tt, stop, pst, weights, knobs=None, lmr=None) -> SearchContext:
+def new_context(tt, stop, pst, weights, knobs=None, lmr=None, tables=None) -> SearchContext:
+    """A thread's search memory over the shared ``tt``, ``stop`` and ``tables``
+    (``syzygy_tables.SyzygyTables``; None: no tables)."""
+    from plies.chess.syzygy_tables import empty_tables
+
+    if tables is None:
+        tables = empty_tables()
     mem = np.zeros(M_SIZE, dtype=np.int64)
 
     def view(off, *shape):
@@ -237,6 +262,7 @@ def new_context(tt, stop, pst, weights, knobs=None, lmr=None) -> SearchContext:
         view(M_LMR, 64, MAX_MOVES),
         view(M_FEATURES, F_COUNT),
         view(M_KNOBS, K_COUNT),
+        tables.blob,
     )
     ctx.stats[S_NODE_LIMIT] = 1 << 62
     ctx.excluded[:] = -1
@@ -249,7 +275,7 @@ def new_context(tt, stop, pst, weights, knobs=None, lmr=None) -> SearchContext:
 def pvs(bd, st, hist, ctx: SearchContext, alpha: int, beta: int, depth: int, ply: int) -> int:
     """The search from Python: ``pvs_kernel`` over the context's arrays."""
     return pvs_kernel(bd, st, hist, ctx.tt, ctx.pst, ctx.weights, ctx.mem, ctx.stop,
-                      alpha, beta, depth, ply)  # fmt: skip
+                      ctx.tb, alpha, beta, depth, ply)  # fmt: skip
 
 
 # --- transposition table ----------------------------------------------------------------------
@@ -257,18 +283,18 @@ def pvs(bd, st, hist, ctx: SearchContext, alpha: int, beta: int, depth: int, ply
 
 @njit(cache=True, nogil=True, inline="always")
 def score_to_tt(score: int, ply: int) -> int:
-    if score > MATE_BOUND:
+    if score > TB_BOUND:
         return score + ply
-    if score < -MATE_BOUND:
+    if score < -TB_BOUND:
         return score - ply
     return score
 
 
 @njit(cache=True, nogil=True, inline="always")
 def score_from_tt(score: int, ply: int) -> int:
-    if score > MATE_BOUND:
+    if score > TB_BOUND:
         return score - ply
-    if score < -MATE_BOUND:
+    if score < -TB_BOUND:
         return score + ply
     return score
 
@@ -561,8 +587,8 @@ def may_give_check(bd, mv: int, ek: int) -> bool:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth: int,
-               ply: int) -> int:  # fmt: skip
+def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
+               depth: int, ply: int) -> int:  # fmt: skip
     """Negamax PVS value of the position for the side to move, within (alpha, beta)."""
     if st[I_BB_OK] == 0:
         set_bitboards(bd, st)
@@ -666,7 +692,19 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                     undo(bd, st, hist)
                     continue
                 score = -pvs_kernel(
-                    bd, st, hist, tt, pst, w, mem, stop, -beta, -alpha, np.int64(-1), ply + 1
+                    bd,
+                    st,
+                    hist,
+                    tt,
+                    pst,
+                    w,
+                    mem,
+                    stop,
+                    tb,
+                    -beta,
+                    -alpha,
+                    np.int64(-1),
+                    ply + 1,
                 )
                 undo(bd, st, hist)
                 if stop[0] != 0:
@@ -704,6 +742,52 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                 if tbound == BOUND_UPPER and tscore <= alpha:
                     return tscore
 
+    # Syzygy WDL (exact: the probe resolves captures) just after a capture or pawn move, as
+    # Stockfish does; no castling rights and no en-passant square (not in the tables). A win
+    # is TB_WIN - ply, a lower bound (a mate may be better); cursed wins and blessed losses
+    # are draws (the 50-move rule). With no tables loaded only the first test runs.
+    tb_floor = -INF
+    tb_cap = INF
+    if (
+        tb[TB_MAXPC_BYTE] != 0
+        and st[I_HALF] == 0
+        and ply > 0
+        and excl == 0
+        and st[I_CASTLE] == 0
+        and st[I_EP] < 0
+        and depth >= mem[M_KNOBS + K_TB_DEPTH]
+        and mem[M_FEATURES + F_TB] != 0
+        and popcount(st[I_BB] | st[I_BB + 8]) <= tb[TB_MAXPC_BYTE]
+    ):
+        v = probe_wdl(tb, bd, st, hist, pst, mem, M_TB)
+        if v == -2 and checked and not has_legal_move(bd, st, hist, pst, mem, M_TB):
+            return -MATE + ply  # a table loss in check may be mate: scored as the mate
+        if v != TB_FAIL:
+            mem[M_STATS + S_TBHITS] += 1
+            if v == 2:
+                tbs = TB_WIN - ply
+                tbb = BOUND_LOWER
+            elif v == -2:
+                tbs = -TB_WIN + ply
+                tbb = BOUND_UPPER
+            else:
+                tbs = 0
+                tbb = BOUND_EXACT
+            if (
+                tbb == BOUND_EXACT
+                or (tbb == BOUND_LOWER and tbs >= beta)
+                or (tbb == BOUND_UPPER and tbs <= alpha)
+            ):
+                if mem[M_FEATURES + F_TT]:
+                    tt_store(tt, mem[M_STATS + S_AGE], key, 0, score_to_tt(tbs, ply),
+                             min(depth + 6, MAX_PLY - 1), tbb)  # fmt: skip
+                return tbs
+            # a PV node searches on, within the table's bound
+            if tbb == BOUND_LOWER:
+                tb_floor = tbs
+            else:
+                tb_cap = tbs
+
     if checked:
         static = -INF
     else:
@@ -737,7 +821,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
             # at least depth 0: the first quiescence ply, where the quiet checks are
             null_depth = max(np.int64(0), depth - 1 - r)
             score = -pvs_kernel(
-                bd, st, hist, tt, pst, w, mem, stop, -beta, -beta + 1, null_depth, ply + 1
+                bd, st, hist, tt, pst, w, mem, stop, tb, -beta, -beta + 1, null_depth, ply + 1
             )
             undo_null(st, hist)
             if stop[0] != 0:
@@ -751,7 +835,9 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                 # verification: the same reduced search without null moves below this ply
                 saved = mem[M_STATS + S_NMP_MIN_PLY]
                 mem[M_STATS + S_NMP_MIN_PLY] = ply + 3 * (depth - r) // 4 + 1
-                v = pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, beta - 1, beta, depth - r, ply)
+                v = pvs_kernel(
+                    bd, st, hist, tt, pst, w, mem, stop, tb, beta - 1, beta, depth - r, ply
+                )
                 mem[M_STATS + S_NMP_MIN_PLY] = saved
                 if stop[0] != 0:
                     return 0
@@ -777,8 +863,8 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
     ):
         sbeta = tscore - mem[M_KNOBS + K_SE_MARGIN] * depth
         mem[M_SEXCL + ply] = tt_move
-        v = pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, sbeta - 1, sbeta, (depth - 1) // 2,
-                       ply)  # fmt: skip
+        v = pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, sbeta - 1, sbeta,
+                       (depth - 1) // 2, ply)  # fmt: skip
         mem[M_SEXCL + ply] = 0
         mem[M_EVALS + ply] = static
         if stop[0] != 0:
@@ -835,11 +921,13 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                 k += 1
         n = k
 
-    best = -INF
+    best = tb_floor
     best_move = 0
     legal = 0
     nquiet = 0
     old_alpha = alpha
+    if tb_floor > alpha:
+        alpha = tb_floor  # only moves better than the table's win count
     fut_base = static + mem[M_KNOBS + K_FUT_MARGIN] + mem[M_KNOBS + K_FUT_PER_PLY] * depth
     lmp_limit = 3 + depth * depth
     if not improving:
@@ -917,7 +1005,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
             new_depth = depth
         if legal == 1:
             score = -pvs_kernel(
-                bd, st, hist, tt, pst, w, mem, stop, -beta, -alpha, new_depth, ply + 1
+                bd, st, hist, tt, pst, w, mem, stop, tb, -beta, -alpha, new_depth, ply + 1
             )
         else:
             r = 0
@@ -938,15 +1026,39 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
                 if r < 0:
                     r = 0
             score = -pvs_kernel(
-                bd, st, hist, tt, pst, w, mem, stop, -alpha - 1, -alpha, new_depth - r, ply + 1
+                bd,
+                st,
+                hist,
+                tt,
+                pst,
+                w,
+                mem,
+                stop,
+                tb,
+                -alpha - 1,
+                -alpha,
+                new_depth - r,
+                ply + 1,
             )
             if score > alpha and r > 0:
                 score = -pvs_kernel(
-                    bd, st, hist, tt, pst, w, mem, stop, -alpha - 1, -alpha, new_depth, ply + 1
+                    bd,
+                    st,
+                    hist,
+                    tt,
+                    pst,
+                    w,
+                    mem,
+                    stop,
+                    tb,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
                 )
             if score > alpha and score < beta:
                 score = -pvs_kernel(
-                    bd, st, hist, tt, pst, w, mem, stop, -beta, -alpha, new_depth, ply + 1
+                    bd, st, hist, tt, pst, w, mem, stop, tb, -beta, -alpha, new_depth, ply + 1
                 )
         undo(bd, st, hist)
         if stop[0] != 0:
@@ -981,6 +1093,8 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, alpha: int, beta: int, depth
         if excl != 0:
             return alpha  # the excluded move is the only one: singular
         return -MATE + ply if checked else 0
+    if best > tb_cap:
+        best = tb_cap
 
     if best_move != 0 and best >= beta and mem[M_FEATURES + F_ORDER]:
         bflag = best_move >> 16
