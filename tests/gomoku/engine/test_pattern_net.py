@@ -99,16 +99,21 @@ def test_pack_and_load(tmp_path) -> None:
         params.check_table("NET", str(path))
 
 
-@pytest.mark.parametrize("rule", ["freestyle", "standard"])
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
 def test_the_shipped_nets_are_on_by_default(rule: str) -> None:
-    """Freestyle and standard ship a net (session 16), one table for both colours, read by the
-    format check; "learned" turns it on and "off" turns it off; Renju ships none yet."""
+    """Freestyle and standard ship a net with one table for both colours (session 16), Renju
+    one with a table a colour (session 17, black's forbidden points change what its patterns
+    mean); each is read by the format check, "learned" turns it on and "off" turns it off;
+    Caro ships none, so "learned" means no net there."""
     path = PN.net_path(rule)
     assert path.is_file() and path.stat().st_size < 100_000
     shipped = PN.load_net(path)
-    assert int(np.load(path)[3]) == 1 and np.array_equal(shipped.emb[0], shipped.emb[1])
+    tables = int(np.load(path)[3])
+    assert tables == (2 if rule == "renju" else 1)
+    assert np.array_equal(shipped.emb[0], shipped.emb[1]) == (tables == 1)
     assert shipped.emb.any() and shipped.w1.any() and shipped.w2.any()
     code = RULE_CODES[rule]
     assert ST.make_tables(code).weights[ST.W_NET] == 1
     assert ST.make_tables(code, {"NET": "off"}).weights[ST.W_NET] == 0
-    assert not PN.net_path("renju").exists() and ST.make_tables(RENJU).weights[ST.W_NET] == 0
+    assert not PN.net_path("caro").exists()
+    assert ST.make_tables(RULE_CODES["caro"]).weights[ST.W_NET] == 0
