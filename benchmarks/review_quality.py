@@ -52,7 +52,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from plies.analysis import scoring  # noqa: E402
-from plies.analysis.gomoku import review_record  # noqa: E402
+from plies.analysis.gomoku import SOLVER_SHARE, review_record  # noqa: E402
 from plies.analysis.review import BAD_CLASSES, DEFAULT_THRESHOLDS, Budget  # noqa: E402
 from plies.errors import InvalidOption  # noqa: E402
 from plies.gomoku import Board, Move, rules  # noqa: E402
@@ -218,7 +218,7 @@ def inject_losing_move(
     return None
 
 
-def equivalent(engine: Engine, board: Board, move: str, ref_score: int, nodes: int) -> bool:
+def equivalent(engine: Engine, board: Board, move: str, ref_score: int, limit: dict) -> bool:
     """The reference search values ``move`` within 0.02 of win probability of its own best
     move (the position after ``move`` searched at the reference budget, fresh table)."""
     from plies.gomoku.engine.api import win_probability
@@ -228,7 +228,7 @@ def equivalent(engine: Engine, board: Board, move: str, ref_score: int, nodes: i
     if after.is_over:
         return after.winner != 0
     engine.new_game()
-    value = -engine.search(after, nodes=nodes).score
+    value = -engine.search(after, **limit).score
     return win_probability(ref_score) - win_probability(value) <= 0.02
 
 
@@ -305,6 +305,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--nodes", type=int, default=4000)
+    ap.add_argument(
+        "--movetime",
+        type=float,
+        default=None,
+        help="review at this many seconds a position (as plies analyze: the solvers get "
+        "their share of it) and search the reference for --ref-factor times as long; the "
+        "self-play games are still played at --nodes",
+    )
     ap.add_argument("--rule", default="freestyle", choices=["freestyle", "standard", "renju"])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
@@ -349,9 +357,17 @@ def main() -> int:
         review_params = parse_params(args.review_param)
     except ValueError as exc:
         ap.error(str(exc))
-    budget = Budget(
-        nodes=args.nodes, solver_nodes=args.nodes, engine_params=tuple(review_params.items())
-    )
+    engine_params = tuple(review_params.items())
+    if args.movetime:
+        budget = Budget(
+            movetime=args.movetime,
+            solver_time=args.movetime * SOLVER_SHARE,
+            engine_params=engine_params,
+        )
+        ref_limit = {"movetime": args.movetime * args.ref_factor}
+    else:
+        budget = Budget(nodes=args.nodes, solver_nodes=args.nodes, engine_params=engine_params)
+        ref_limit = {"nodes": args.nodes * args.ref_factor}
     if args.no_confirm:
         scoring.CONFIRM_LIMIT = 0
     print(f"playing {args.games} self-play games at {args.nodes} nodes ({args.rule})")
@@ -413,12 +429,12 @@ def main() -> int:
             board = Board(15, args.rule, forbidden="loses")
             board.play_moves(moves[: row.ply - 1])
             ref_engine.new_game()
-            ref = ref_engine.search(board, nodes=args.nodes * args.ref_factor)
+            ref = ref_engine.search(board, **ref_limit)
             totals["judged"] += 1
             same = ref.move is not None and ref.move.algebraic(15) == row.best_move
             totals["agree_ref"] += same
             totals["equivalent_ref"] += same or equivalent(
-                ref_engine, board, row.best_move, ref.score, args.nodes * args.ref_factor
+                ref_engine, board, row.best_move, ref.score, ref_limit
             )
             if args.rapfi:
                 theirs = rapfi_move(args.rapfi, board, args.rapfi_time)
