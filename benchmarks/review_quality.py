@@ -218,6 +218,29 @@ def inject_losing_move(
     return None
 
 
+def value_after(engine: Engine, board: Board, move: str, limit: dict) -> float:
+    """The mover's win probability after ``move`` by a search of the reply position at
+    ``limit`` (fresh table)."""
+    from plies.gomoku.engine.api import win_probability
+
+    after = board.copy()
+    after.play(move)
+    if after.is_over:
+        return 1.0 if after.winner != 0 else 0.5
+    engine.new_game()
+    return 1.0 - win_probability(engine.search(after, **limit).score)
+
+
+def equivalent_paired(engine: Engine, board: Board, move: str, ref_move: str, limit: dict) -> bool:
+    """The reference values the positions after ``move`` and after its own ``ref_move`` alike
+    (within 0.02 of win probability), both searched at ``limit``: the two are compared at the
+    same depth, where :func:`equivalent` compares a child with the root."""
+    return (
+        value_after(engine, board, ref_move, limit) - value_after(engine, board, move, limit)
+        <= 0.02
+    )
+
+
 def equivalent(engine: Engine, board: Board, move: str, ref_score: int, limit: dict) -> bool:
     """The reference search values ``move`` within 0.02 of win probability of its own best
     move (the position after ``move`` searched at the reference budget, fresh table)."""
@@ -380,7 +403,8 @@ def main() -> int:
         "games": len(games), "rows": 0, "worse_than_inaccuracy": 0, "worse_proven": 0,
         "inaccuracies": 0,
         "contradictions": 0, "lines": 0, "bad_lines": 0, "positions": 0, "seconds": 0.0,
-        "agree_ref": 0, "equivalent_ref": 0, "judged": 0, "agree_rapfi": 0, "rapfi_judged": 0,
+        "agree_ref": 0, "equivalent_ref": 0, "equivalent_ref_paired": 0, "judged": 0,
+        "agree_rapfi": 0, "rapfi_judged": 0,
         "threat_cells": 0, "threat_wrong": 0, "injected": 0, "flagged": 0, "blunders": 0,
         "false_alarms": 0,
     }  # fmt: skip
@@ -436,6 +460,12 @@ def main() -> int:
             totals["equivalent_ref"] += same or equivalent(
                 ref_engine, board, row.best_move, ref.score, ref_limit
             )
+            totals["equivalent_ref_paired"] += same or (
+                ref.move is not None
+                and equivalent_paired(
+                    ref_engine, board, row.best_move, ref.move.algebraic(15), ref_limit
+                )
+            )
             if args.rapfi:
                 theirs = rapfi_move(args.rapfi, board, args.rapfi_time)
                 if theirs is not None:
@@ -473,6 +503,9 @@ def main() -> int:
         "injected_flagged_share": round(totals["flagged"] / max(1, totals["injected"]), 3),
         "agreement_with_reference": round(totals["agree_ref"] / max(1, totals["judged"]), 3),
         "equivalent_to_reference": round(totals["equivalent_ref"] / max(1, totals["judged"]), 3),
+        "equivalent_to_reference_paired": round(
+            totals["equivalent_ref_paired"] / max(1, totals["judged"]), 3
+        ),
         "agreement_with_rapfi": round(totals["agree_rapfi"] / totals["rapfi_judged"], 3)
         if totals["rapfi_judged"]
         else None,
