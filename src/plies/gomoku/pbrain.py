@@ -68,10 +68,13 @@ FAST_MOVE_S = 0.02  # timeout_turn 0: "play as fast as possible"
 MARGIN_BASE_S = 0.05
 MARGIN_SHARE = 0.04
 MARGIN_MAX_S = 0.3
-# a fixed time per move (no match clock) is searched to this share of the hard deadline: every
+# a fixed time per move (no match clock) is searched to the hard deadline less a reserve: every
 # move then runs that long, so the reply's tail latency on a busy machine needs more room than
-# the margin alone (a 200 ms turn answered in 205 ms at load 4 when searched to the deadline)
+# the margin alone (a 200 ms turn answered in 205 ms at load 4 when searched to the deadline).
+# That latency is tens of ms whatever the turn, so the reserve is FIXED_RESERVE_S, but at most
+# 1 - FIXED_SHARE of the deadline (short turns)
 FIXED_SHARE = 0.8
+FIXED_RESERVE_S = 0.04
 MEMORY_SLACK = 24 * 1024 * 1024  # bytes kept free below max_memory (allocator, stacks, I/O)
 FALLBACK_RSS = 260 * 1024 * 1024  # baseline assumed where RSS cannot be read (not Linux)
 
@@ -234,6 +237,13 @@ def time_budget(
     hard = max(0.0, hard - elapsed)
     soft = max(0.0, min(soft - elapsed, hard))
     return Budget(soft, hard, limit, note, fixed=turn_ms > 0 and match_ms <= 0)
+
+
+def fixed_search_time(hard: float) -> float:
+    """How long a move under a fixed time per move is searched, given its hard deadline: the
+    deadline less :data:`FIXED_RESERVE_S`, or :data:`FIXED_SHARE` of it when that is longer
+    (0.5 s turns: 390 ms; 0.2 s: 114 ms; 1 s: 870 ms)."""
+    return max(hard * FIXED_SHARE, hard - FIXED_RESERVE_S)
 
 
 @dataclass
@@ -864,7 +874,7 @@ class Brain:
             board,
             depth=depth if depth and depth > 0 else None,
             nodes=nodes if nodes and nodes > 0 else None,
-            movetime=budget.hard * FIXED_SHARE if budget.fixed else budget.hard,
+            movetime=fixed_search_time(budget.hard) if budget.fixed else budget.hard,
             multipv=multipv,
             info=on_iteration,
             target=budget.soft,  # the root threat solver's share comes from the soft time
