@@ -246,13 +246,7 @@ def equivalent(engine: Engine, board: Board, move: str, ref_score: int, limit: d
     move (the position after ``move`` searched at the reference budget, fresh table)."""
     from plies.gomoku.engine.api import win_probability
 
-    after = board.copy()
-    after.play(move)
-    if after.is_over:
-        return after.winner != 0
-    engine.new_game()
-    value = -engine.search(after, **limit).score
-    return win_probability(ref_score) - win_probability(value) <= 0.02
+    return win_probability(ref_score) - value_after(engine, board, move, limit) <= 0.02
 
 
 def reference_loss(engine: Engine, board: Board, move: str, nodes: int) -> float:
@@ -261,20 +255,13 @@ def reference_loss(engine: Engine, board: Board, move: str, nodes: int) -> float
     against the position after ``move``."""
     from plies.gomoku.engine.api import win_probability
 
-    def after(m: str) -> float:
-        b = board.copy()
-        b.play(m)
-        if b.is_over:
-            return 1.0 if b.winner else 0.5
-        engine.new_game()
-        return 1.0 - win_probability(engine.search(b, nodes=nodes).score)
-
+    limit = {"nodes": nodes}
     engine.new_game()
-    root = engine.search(board, nodes=nodes)
+    root = engine.search(board, **limit)
     best = win_probability(root.score)
     if root.move is not None and root.move.algebraic(15) != move:
-        best = max(best, after(root.move.algebraic(15)))
-    return max(0.0, best - after(move))
+        best = max(best, value_after(engine, board, root.move.algebraic(15), limit))
+    return max(0.0, best - value_after(engine, board, move, limit))
 
 
 def rapfi_move(binary: str, board: Board, seconds: float) -> str | None:
