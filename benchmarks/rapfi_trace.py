@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -152,7 +153,19 @@ def main() -> int:
     ap.add_argument("--lost", type=int, default=30, help="how many lost games to trace")
     ap.add_argument("--out", default=None, help="the traces and the summary as JSON")
     args = ap.parse_args()
-    rows = [json.loads(line) for line in Path(args.games).read_text().splitlines()]
+    if not os.access(args.rapfi, os.X_OK):
+        print(f"error: no executable Rapfi at {args.rapfi}", file=sys.stderr)
+        return 2
+    try:
+        rows = [json.loads(line) for line in Path(args.games).read_text().splitlines()]
+        for row in rows:
+            if "plies" not in row["names"] or not isinstance(row["moves"], list):
+                raise ValueError("a game without plies or without moves")
+            if row["winner"] not in (0, 1, None) or not isinstance(row["opening_length"], int):
+                raise ValueError("a game without a winner (0, 1 or null) or an opening length")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        print(f"error: {args.games}: not a vs_rapfi.py --games-out file ({exc})", file=sys.stderr)
+        return 2
     lost = [r for r in rows if r["winner"] != r["names"].index("plies")][: args.lost]
     rapfi = Rapfi(args.rapfi, args.seconds)
     traces = []
