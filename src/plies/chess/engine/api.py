@@ -186,9 +186,7 @@ class Engine:
         self.tablebase = None
         self.tables = empty_tables()
         self.syzygy_path: str | None = None
-        if not 0 <= syzygy_probe_limit <= 7:
-            raise InvalidOption(f"syzygy_probe_limit must be 0..7, not {syzygy_probe_limit}")
-        self.syzygy_probe_limit = int(syzygy_probe_limit)
+        self.set_syzygy_probe_limit(syzygy_probe_limit)
         if syzygy_path:
             self.set_syzygy_path(syzygy_path)
         self._warm()
