@@ -17,6 +17,7 @@ from plies.chess.engine import search as S
 from plies.chess.engine.api import Engine, allocate_time, mate_in, win_probability
 from plies.chess.engine.evaluate import evaluate
 from plies.chess.position import Position
+from plies.errors import InvalidOption
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "chess"
 
@@ -202,6 +203,14 @@ def test_time_allocation_and_scores() -> None:
     assert 0 < soft <= hard <= 36.0
     soft, hard = allocate_time(1.0, 0.0, moves_to_go=1)
     assert hard <= 0.9
+    # without movestogo the clock is shared over TIME_MOVES_TO_GO moves: fewer, more time each
+    assert allocate_time(10.0, 0.1, default_moves_to_go=20)[0] == pytest.approx(10 / 20 + 0.075)
+    assert allocate_time(10.0, 0.1)[0] == pytest.approx(10 / 30 + 0.075)
+    assert allocate_time(10.0, 0.1, moves_to_go=10, default_moves_to_go=20)[0] == pytest.approx(
+        10 / 10 + 0.075
+    )  # a given movestogo wins
+    with pytest.raises(InvalidOption, match="TIME_MOVES_TO_GO must be within 1..40"):
+        Engine(hash_mb=1, params={"TIME_MOVES_TO_GO": 0})
     assert mate_in(S.MATE - 3) == 2 and mate_in(-S.MATE + 2) == -1 and mate_in(10) is None
     assert win_probability(0) == 0.5 and win_probability(S.MATE - 1) == 1.0
 

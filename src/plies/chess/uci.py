@@ -374,7 +374,7 @@ class UCIEngine:
         if clock:
             from plies.chess.engine.api import allocate_time
 
-            soft, hard = allocate_time(**clock)
+            soft, hard = allocate_time(**clock, default_moves_to_go=self.engine.moves_to_go)
             self.engine.set_deadline(soft, hard)
         # without a clock the search goes on until stop, as an infinite one
 

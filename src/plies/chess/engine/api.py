@@ -101,11 +101,13 @@ def allocate_time(
     increment: float = 0.0,
     moves_to_go: int | None = None,
     overhead: float = 0.0,
+    default_moves_to_go: int = engine_params.TIME_MOVES_TO_GO,
 ) -> tuple[float, float]:
     """(soft, hard) seconds for one move from a clock. The soft limit stops iterative
-    deepening between iterations; the hard one stops the search."""
+    deepening between iterations; the hard one stops the search. Without ``moves_to_go`` the
+    clock is shared as if ``default_moves_to_go`` moves were left."""
     left = max(0.005, time_left - overhead)
-    mtg = max(1, min(moves_to_go or 30, 40))
+    mtg = max(1, min(moves_to_go or default_moves_to_go, 40))
     soft = left / mtg + 0.75 * increment
     cap = left * (0.9 if mtg == 1 else 0.6)
     hard = min(soft * 4.0, cap)
@@ -175,6 +177,9 @@ class Engine:
         self.time_stability = bool(p.get("TIME_STABILITY", engine_params.TIME_STABILITY))
         self.time_stable = tuple(p.get("TIME_STABLE", engine_params.TIME_STABLE))
         self.time_drop_cp = int(p.get("TIME_DROP_CP", engine_params.TIME_DROP_CP))
+        self.moves_to_go = int(p.get("TIME_MOVES_TO_GO", engine_params.TIME_MOVES_TO_GO))
+        if not 1 <= self.moves_to_go <= 40:
+            raise InvalidOption(f"TIME_MOVES_TO_GO must be within 1..40, not {self.moves_to_go}")
         self.hash_mb = hash_mb
         self.tt = S.new_tt(hash_mb)
         self.stop_flag = np.zeros(1, dtype=np.int64)
@@ -314,7 +319,9 @@ class Engine:
         if movetime is not None:
             hard = max(0.001, movetime - overhead)
         elif time_left is not None:
-            soft, hard = allocate_time(time_left, increment, moves_to_go, overhead)
+            soft, hard = allocate_time(
+                time_left, increment, moves_to_go, overhead, self.moves_to_go
+            )
         if depth is None and nodes is None and hard is None and mate is None and not infinite:
             depth = 8
         if mate is not None and depth is None:

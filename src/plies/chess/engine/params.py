@@ -99,6 +99,9 @@ SINGULAR_MARGIN = 2
 # Syzygy WDL probes inside the search (with tables loaded): at nodes of at least this depth
 # just after a capture or pawn move (UCI SyzygyProbeDepth)
 SYZYGY_PROBE_DEPTH = 1
+# a clock without movestogo is shared as if this many moves were left (the soft limit is
+# left / TIME_MOVES_TO_GO + 3/4 of the increment)
+TIME_MOVES_TO_GO = 30
 # time management by the best move's stability (1 on, 0 off): the soft limit is scaled by
 # TIME_STABLE[k] after k iterations in a row with the same best move (k >= 4: the last), and
 # by 1 + drop / TIME_DROP_CP (at most 2) when the score fell by ``drop`` cp in the iteration
@@ -113,7 +116,7 @@ SEARCH_NAMES = frozenset(
         "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_VERIFY_DEPTH", "WIN_PROB_SCALE",
         "HISTORY_PRUNE_DEPTH", "HISTORY_PRUNE_MARGIN", "SINGULAR_DEPTH", "SINGULAR_MARGIN",
         "SYZYGY_PROBE_DEPTH",
-        "TIME_STABILITY", "TIME_STABLE", "TIME_DROP_CP",
+        "TIME_MOVES_TO_GO", "TIME_STABILITY", "TIME_STABLE", "TIME_DROP_CP",
     }
 )  # fmt: skip
 
