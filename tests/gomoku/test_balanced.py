@@ -68,7 +68,8 @@ def test_bad_settings_are_one_line_errors():
 
 
 def test_shipped_sets_load_as_balanced():
-    assert {"freestyle-15", "freestyle-20", "standard-15"} <= {n[:-4] for n in balanced.shipped_sets()}
+    shipped = {n[:-4] for n in balanced.shipped_sets()}
+    assert {"freestyle-15", "freestyle-20", "standard-15"} <= shipped
     config = build_config(
         ["plies:random?seed=1", "plies:random?seed=2"], openings="balanced", size="15"
     )
