@@ -204,8 +204,8 @@ def test_time_allocation_and_scores() -> None:
     soft, hard = allocate_time(1.0, 0.0, moves_to_go=1)
     assert hard <= 0.9
     # without movestogo the clock is shared over TIME_MOVES_TO_GO moves: fewer, more time each
-    assert allocate_time(10.0, 0.1, default_moves_to_go=30)[0] == pytest.approx(10 / 30 + 0.075)
-    assert allocate_time(10.0, 0.1)[0] == pytest.approx(10 / 20 + 0.075)  # the default, 20
+    assert allocate_time(10.0, 0.1, default_moves_to_go=20)[0] == pytest.approx(10 / 20 + 0.075)
+    assert allocate_time(10.0, 0.1)[0] == pytest.approx(10 / 30 + 0.075)  # the default, 30
     assert allocate_time(10.0, 0.1, moves_to_go=10, default_moves_to_go=20)[0] == pytest.approx(
         10 / 10 + 0.075
     )  # a given movestogo wins
@@ -219,7 +219,7 @@ def test_one_legal_move_on_a_clock_is_searched_to_a_meaningful_depth() -> None:
     # Sunfish match: Qxe1 is forced; depth 1 said -231, depth 6 and 8 say +71
     board = chess.Board("r1bq2k1/1p1p1ppp/1p6/1P4B1/n2P4/8/P4PPP/RN1Qr1K1 w - - 0 17")
     e = Engine(hash_mb=8)
-    r = e.search(board, time_left=60.0, increment=1.0)  # soft limit ~3.75 s: not used up
+    r = e.search(board, time_left=60.0, increment=1.0)  # soft limit ~2.75 s: not used up
     assert r.move == chess.Move.from_uci("d1e1") and r.depth == 6 and r.score > 0
 
 

@@ -100,9 +100,9 @@ SINGULAR_MARGIN = 2
 # just after a capture or pawn move (UCI SyzygyProbeDepth)
 SYZYGY_PROBE_DEPTH = 1
 # a clock without movestogo is shared as if this many moves were left (the soft limit is
-# left / TIME_MOVES_TO_GO + 3/4 of the increment); 20 against 30: +40 +- 34 Elo at 5+0.05,
-# 164 games, the clock used 84% against 77% (session 18, docs/chess.md)
-TIME_MOVES_TO_GO = 20
+# left / TIME_MOVES_TO_GO + 3/4 of the increment). 20 against 30: +40 +- 34 Elo in self-play
+# at 5+0.05, but 29% against 37% on Stockfish's 2400 rung (session 18, docs/chess.md): 30 kept
+TIME_MOVES_TO_GO = 30
 # time management by the best move's stability (1 on, 0 off): the soft limit is scaled by
 # TIME_STABLE[k] after k iterations in a row with the same best move (k >= 4: the last), and
 # by 1 + drop / TIME_DROP_CP (at most 2) when the score fell by ``drop`` cp in the iteration
