@@ -215,6 +215,21 @@ def test_time_allocation_and_scores() -> None:
     assert win_probability(0) == 0.5 and win_probability(S.MATE - 1) == 1.0
 
 
+def test_a_clock_is_shared_over_the_engines_own_moves_to_go(monkeypatch) -> None:
+    import plies.chess.engine.api as api
+
+    seen = []
+
+    def recording(*args, **kwargs):
+        seen.append(args[4] if len(args) > 4 else kwargs.get("default_moves_to_go"))
+        return allocate_time(*args, **kwargs)
+
+    monkeypatch.setattr(api, "allocate_time", recording)
+    e = Engine(hash_mb=1, params={"TIME_MOVES_TO_GO": 12})
+    e.search(chess.Board(), time_left=0.5)
+    assert seen == [12]
+
+
 def test_one_legal_move_on_a_clock_is_searched_to_a_meaningful_depth() -> None:
     # Sunfish match: Qxe1 is forced; depth 1 said -231, depth 6 and 8 say +71
     board = chess.Board("r1bq2k1/1p1p1ppp/1p6/1P4B1/n2P4/8/P4PPP/RN1Qr1K1 w - - 0 17")
