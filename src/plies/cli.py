@@ -1256,6 +1256,44 @@ def train_gomoku(**kw) -> None:
     run(TrainRequest(**kw), _console())
 
 
+@train.command("annotate")
+@click.argument("games", metavar="GAMES.jsonl")
+@_rule_option("Rule of the games.", default="freestyle", show_default=True)
+@click.option("--size", type=int, default=15, show_default=True, help="Board size of the games.")
+@click.option("--nodes", type=int, default=50000, show_default=True, help="Nodes per position.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
+@click.option("--workers", type=int, default=1, show_default=True, help="Processes.")
+@click.option(
+    "--out", metavar="FILE", required=True, help="Training games file (JSON Lines), resumed."
+)
+@click.option(
+    "--eval",
+    "evaluation",
+    default="classic",
+    show_default=True,
+    help="Evaluation plies searches with: classic, learned or a table's path.",
+)
+def train_annotate(games: str, **kw) -> None:
+    """Search every position of arena games (e.g. plies against Rapfi) again with plies, for
+    the TD-leaf fits' --extra-data (docs/training.md)."""
+    from plies.tune.gomoku_annotate import AnnotateSettings, annotate, arena_games
+    from plies.tune.train import _bar
+
+    settings = AnnotateSettings(
+        games, kw["rule"].lower(), kw["size"], kw["nodes"], kw["seed"], kw["evaluation"]
+    )
+    settings.check()
+    with _bar(_console()) as bar:
+        task = bar.add_task("games", total=len(arena_games(games)))
+        done = annotate(
+            settings,
+            kw["out"],
+            workers=kw["workers"],
+            progress=lambda d, t: bar.update(task, completed=d, total=t),
+        )
+    _console().print(f"{done} games annotated in {kw['out']}")
+
+
 @train.command("chess")
 @click.option("--games", type=int, default=2000, show_default=True, help="Self-play games.")
 @click.option("--nodes", type=int, default=4000, show_default=True, help="Nodes per move.")
