@@ -3,6 +3,7 @@ searched again, the record shaped like self-play's, the winner, resuming, bad in
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -30,7 +31,9 @@ def source(tmp_path):
     return _write(
         tmp_path / "arena.jsonl",
         [
-            {"names": ["a", "b"], "winner": 0, "opening_length": 3, "moves": FIVE},
+            # the record's winner is wrong on purpose: a game that ended on the board is
+            # scored by the board
+            {"names": ["a", "b"], "winner": 1, "opening_length": 3, "moves": FIVE},
             {"names": ["b", "a"], "winner": 0, "reason": "time", "opening_length": 2,
              "moves": CUT},
         ],
@@ -54,7 +57,8 @@ def test_records_are_self_play_records_with_plies_scores(source, tmp_path):
         if pv:
             assert board.is_legal(board.parse(pv[0]))
         board.play(move)
-    # black's five on the board; the cut game takes the record's winner (index 0: black)
+    # black's five on the board (the record says white); the cut game takes the record's
+    # winner (index 0: black)
     assert first["winner"] == 1 and second["winner"] == 1
     # black to move at ply 8 of the won game sees the five: a winning score
     assert first["scores"][8] > 20000
@@ -66,7 +70,9 @@ def test_records_are_self_play_records_with_plies_scores(source, tmp_path):
 
 
 def test_a_draw_or_unknown_winner_counts_as_none(tmp_path):
-    source = _write(tmp_path / "a.jsonl", [{"winner": None, "moves": CUT[:4]}])
+    source = str(tmp_path / "a.jsonl.gz")
+    with gzip.open(source, "wt") as f:
+        f.write(json.dumps({"winner": None, "moves": CUT[:4]}) + "\n")
     record = GA.annotate_game(GA.AnnotateSettings(source, size=9, nodes=200), 1)
     assert record["winner"] == 0 and record["opening"] == 0
     assert all(isinstance(s, int) for s in record["scores"])
