@@ -147,7 +147,8 @@ def test_analyze_stdin_without_moves_is_an_error(capsys, monkeypatch):
 
 
 # --- 7. the review's terminal output: Book counts, a wide console off a terminal --------------
-GAME = "# rule: renju\nh8 h9 i10 g8 j9 g10 i9 i8\n"
+# white's last move (h11) lets black gain: a verdict with "Best was" and the chances
+GAME = "# rule: renju\nh8 h9 i10 g8 j9 g10 i9 h11\n"
 REVIEW = ["--nodes", "2000", "--workers", "1", "--no-cache"]
 
 

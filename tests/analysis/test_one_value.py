@@ -414,3 +414,43 @@ def test_an_unproven_costly_verdict_is_confirmed_at_a_larger_budget():
     )
     played = {i for i, m in asked if m == "b"}
     assert 0 < len(played) <= CONFIRM_LIMIT
+
+
+def test_the_best_move_named_does_not_depend_on_the_move_played():
+    from plies.analysis.scoring import settle_values
+
+    # move 0 (m) is a costly verdict on search values alone, so the position after it (1) is
+    # analysed again at the larger budget, whose lines (k 290, l 214) then meet the shallow
+    # values of the moves played there (k 48, l 156, a 749 against the mover). Each review
+    # must compare k and l on the same footing and name the same best move, and k, played,
+    # must lose nothing
+    shallow = {(1, "k"): -48, (1, "l"): -156, (1, "a"): 749}
+    deep = {(1, "k"): -262, (1, "l"): -229, (1, "a"): 749}
+
+    def game(move):
+        return {
+            0: _pos(0, ("z", 400), ("m", 0)),
+            1: _pos(1, ("l", 0), ("k", -10)),
+            2: _pos(2, ("r", shallow[(1, move)])),
+        }
+
+    asked = []
+
+    def confirm(pairs):
+        asked.extend(pairs)
+        out = {(0, "m"): _pos(1, ("k", 290), ("l", 214)), (0, "z"): _pos(1, ("q", -400))}
+        out.update({p: _pos(2, ("r", v)) for p, v in deep.items()})
+        return {p: out[p] for p in pairs if p in out}
+
+    best = {}
+    for move in ("a", "k", "l"):
+        asked.clear()
+        values = settle_values(
+            game(move), ["m", move], RULES, None, 0.05, confirm=confirm, confirm_threshold=0.1
+        )
+        best[move] = values[1].top.move
+        assert values[1].line_of("k").score == 262 and values[1].line_of("l").score == 229
+        s = score_from_values(move, values[1], values[2], RULES, thresholds=_T)
+        assert (s.loss == 0) == (move == "k")
+        assert (0, "m") in asked and len(asked) == len(set(asked))  # none analysed twice
+    assert best == {"a": "k", "k": "k", "l": "k"}

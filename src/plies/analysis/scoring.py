@@ -381,7 +381,9 @@ def settle_many(
     (:func:`unproven_losses`, at most :data:`CONFIRM_LIMIT` a game) get the positions before
     and after them and after their best alternative analysed again; the deeper analyses
     replace the shallow ones (in ``evals``, updated in place, so that every row showing
-    those positions uses them) and the values are computed again."""
+    those positions uses them) and the values are computed again. Then, at most ``rounds``
+    times, the moves from the deeper positions are put on an equal footing with the deeper
+    lines (:func:`deep_uncertain`), at the larger budget too."""
     alternatives: list[dict[Pair, PositionEval]] = [{} for _ in games]
     tried: list[set[Pair]] = [set() for _ in games]
     values = [position_values(e, m, rules) for e, m in games]
@@ -401,6 +403,8 @@ def settle_many(
             values[g] = position_values(evals, moves, rules, alternatives[g])
     if confirm is None:
         return values
+    deep: list[set[int]] = [set() for _ in games]  # positions analysed at the larger budget
+    deep_alts: list[set[Pair]] = [set() for _ in games]  # alternatives analysed at it
     todo = []
     for g, (evals, moves) in enumerate(games):
         pairs: set[Pair] = set()
@@ -413,18 +417,56 @@ def settle_many(
             if i >= 1 and (i - 1) in evals:
                 pairs.add((i - 1, moves[i - 1]))  # the position before the move
         todo += [(g, pair) for pair in sorted(pairs)]
-    if not todo:
-        return values
-    for (g, (i, move)), pos in confirm(todo).items():
-        evals, moves = games[g]
-        if moves[i] == move:
-            evals[i + 1] = pos  # the played move: the next position of the game itself
-        else:
-            alternatives[g][(i, move)] = pos
-    for g in {g for g, _ in todo}:
-        evals, moves = games[g]
-        values[g] = position_values(evals, moves, rules, alternatives[g])
+    for _ in range(1 + rounds):
+        if not todo:
+            break
+        for (g, (i, move)), pos in confirm(todo).items():
+            evals, moves = games[g]
+            if moves[i] == move:
+                evals[i + 1] = pos  # the played move: the next position of the game itself
+                deep[g].add(i + 1)
+            else:
+                alternatives[g][(i, move)] = pos
+                deep_alts[g].add((i, move))
+        for g in {g for g, _ in todo}:
+            evals, moves = games[g]
+            values[g] = position_values(evals, moves, rules, alternatives[g])
+        todo = [
+            (g, pair)
+            for g, (evals, moves) in enumerate(games)
+            for pair in deep_uncertain(evals, moves, values[g], rules, threshold, deep[g],
+                                       deep_alts[g])
+        ]  # fmt: skip
     return values
+
+
+def deep_uncertain(
+    evals: Mapping[int, PositionEval],
+    moves: Sequence[str],
+    values: Mapping[int, Value],
+    rules: ValueRules,
+    threshold: float,
+    deep: set[int],
+    deep_alts: set[Pair],
+) -> list[Pair]:
+    """After a confirmation, the analyses that put a move from a deeper position on an equal
+    footing with its lines: for every move ``i`` whose position was analysed at the larger
+    budget (``deep``) and that loses at least ``threshold`` against another best move, the
+    position after the move (unless ``deep`` already) and the position after that best move
+    (unless in ``deep_alts``). The deeper search's lines would otherwise be compared with the
+    played move's shallow value, and the move named best would change with the move played."""
+    out: list[Pair] = []
+    for i, vb, va, loss in _move_losses(moves, values, rules):
+        if i not in deep or loss < threshold:
+            continue
+        assert vb.top is not None
+        if vb.proof is not None and vb.proof.score > rules.bound:
+            continue  # the best move is proven: its value is exact
+        if (i + 1) not in deep and va.proof is None and evals[i + 1].terminal is None:
+            out.append((i, moves[i]))
+        if (i, vb.top.move) not in deep_alts:
+            out.append((i, vb.top.move))
+    return out
 
 
 def settle_values(
