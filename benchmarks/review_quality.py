@@ -3,7 +3,7 @@
     PYTHONPATH=src python benchmarks/review_quality.py [--games 10] [--nodes 4000]
         [--rule freestyle] [--seed 1] [--ref-factor 10] [--rapfi PATH --rapfi-time 1.0]
         [--workers 2] [--player-param NAME=VALUE ...] [--alarm-nodes 1000000]
-        [--no-confirm] [--json OUT]
+        [--no-confirm] [--swap 3] [--json OUT]
 
 Games: plies plays both sides at ``--nodes`` per move from seeded random openings (the
 trainer's generator, :func:`plies.tune.gomoku_data.play_game`). Every figure below is
@@ -35,6 +35,11 @@ printed and, with ``--json``, written:
 * **threat facts**: every cell the review lists as making a five, a four or an open four
   for a colour is checked with the rules kernels (place the stone, count the cells that
   then make five: at least 1 for a four, at least 2 for an open four).
+* **the best move, played**: for up to ``--swap`` rows a game judged inaccuracy or worse (the
+  largest losses first), the game up to that move is reviewed again with the review's best
+  move played instead; that row should then lose nothing. Counted: the rows checked, those
+  where the best move played is "best" (or scores the same as the best), and those where it
+  is an inaccuracy or worse (the review contradicting its own advice).
 * **time**: review seconds per position (wall clock, ``--workers`` processes).
 """
 
@@ -79,10 +84,25 @@ def self_play_games(
     return out
 
 
-def record_of(moves: list[Move], rule: str) -> GameRecord:
+def record_of(moves: list[Move] | list[str], rule: str) -> GameRecord:
     board = Board(15, rule, forbidden="loses")
     board.play_moves(moves)
     return GameRecord.from_board(board)
+
+
+def best_move_rows(review, random_stones: int, limit: int) -> list:
+    """Up to ``limit`` rows judged inaccuracy or worse whose best move is another move,
+    the largest losses first (no opening stone, book, forced or lost row)."""
+    rows = [
+        r
+        for r in review.moves
+        if r.ply > random_stones
+        and r.classification in BAD_CLASSES
+        and r.best_move is not None
+        and r.best_move != r.move
+    ]
+    rows.sort(key=lambda r: -(r.win_probability_before - r.win_probability_after))
+    return rows[:limit]
 
 
 def replays(board: Board, line: list[str]) -> bool:
@@ -354,6 +374,13 @@ def main() -> int:
         action="store_true",
         help="review without confirming unproven costly verdicts at a larger budget",
     )
+    ap.add_argument(
+        "--swap",
+        type=int,
+        default=3,
+        help="rows a game (inaccuracy or worse, largest losses first) whose best move is "
+        "played instead and the game reviewed again up to it",
+    )
     ap.add_argument("--rapfi", default=None, help="path of a pbrain-rapfi binary (optional)")
     ap.add_argument("--rapfi-time", type=float, default=1.0)
     ap.add_argument("--workers", type=int, default=2)
@@ -393,7 +420,7 @@ def main() -> int:
         "agree_ref": 0, "equivalent_ref": 0, "equivalent_ref_paired": 0, "judged": 0,
         "agree_rapfi": 0, "rapfi_judged": 0,
         "threat_cells": 0, "threat_wrong": 0, "injected": 0, "flagged": 0, "blunders": 0,
-        "false_alarms": 0,
+        "false_alarms": 0, "swapped": 0, "swapped_best": 0, "swapped_worse": 0,
     }  # fmt: skip
     errors = []  # every move labelled worse than an inaccuracy, for a look at each
     ref_engine = Engine(args.rule, 15, hash_mb=64)
@@ -458,6 +485,19 @@ def main() -> int:
                 if theirs is not None:
                     totals["rapfi_judged"] += 1
                     totals["agree_rapfi"] += theirs == row.best_move
+        for row in best_move_rows(review, random_stones, args.swap):
+            swapped = [*(m.algebraic(15) for m in moves[: row.ply - 1]), row.best_move]
+            again = review_record(record_of(swapped, args.rule), budget, workers=args.workers)
+            new = next(r for r in again.moves if r.ply == row.ply)
+            totals["swapped"] += 1
+            totals["swapped_best"] += new.classification == "best"
+            worse = new.classification in BAD_CLASSES
+            totals["swapped_worse"] += worse
+            if worse:
+                print(
+                    f"game {gi + 1} ply {row.ply}: best {row.best_move} instead of {row.move}"
+                    f" is {new.classification} (best {new.best_move}, loss {new.loss:.3f})"
+                )
         print(f"game {gi + 1}/{len(games)}: {len(moves)} moves, running totals {totals}")
     rng = random.Random(args.seed)
     for gi, (moves, _) in enumerate(games):
@@ -497,6 +537,9 @@ def main() -> int:
         if totals["rapfi_judged"]
         else None,
         "threat_fact_errors": totals["threat_wrong"],
+        # the review's best move, played instead: "best" then, and an inaccuracy or worse
+        "swapped_best_share": round(totals["swapped_best"] / max(1, totals["swapped"]), 3),
+        "swapped_worse": totals["swapped_worse"],
         "seconds_per_position": round(totals["seconds"] / max(1, totals["positions"]), 3),
         "load_average": os.getloadavg()[0],
         "errors": errors,

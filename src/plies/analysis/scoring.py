@@ -382,29 +382,52 @@ def settle_many(
     and after them and after their best alternative analysed again; the deeper analyses
     replace the shallow ones (in ``evals``, updated in place, so that every row showing
     those positions uses them) and the values are computed again. Then, at most ``rounds``
-    times, the moves from the deeper positions are put on an equal footing with the deeper
-    lines (:func:`deep_uncertain`), at the larger budget too."""
+    times, what the new values made uncertain is verified: the moves from the deeper
+    positions against the deeper lines (:func:`deep_uncertain`, at the larger budget), the
+    others as before (their new best alternatives, at the budget)."""
     alternatives: list[dict[Pair, PositionEval]] = [{} for _ in games]
-    tried: list[set[Pair]] = [set() for _ in games]
+    tried: list[set[Pair]] = [set() for _ in games]  # alternatives analysed (any budget)
+    deep: list[set[int]] = [set() for _ in games]  # positions analysed at the larger budget
+    deep_alts: list[set[Pair]] = [set() for _ in games]  # alternatives analysed at it
     values = [position_values(e, m, rules) for e, m in games]
-    for _ in range(rounds if analyse is not None else 0):
+
+    def shallow_round() -> list[tuple[int, Pair]]:
+        """The best alternatives still to verify at the budget, outside deeper positions."""
         todo = []
         for g, (evals, moves) in enumerate(games):
             pairs = uncertain_moves(evals, moves, values[g], rules, threshold, tried[g])
-            tried[g].update(pairs)
-            todo += [(g, pair) for pair in pairs]
-        if not todo:
-            break
-        assert analyse is not None
-        for (g, pair), pos in analyse(todo).items():
-            alternatives[g][pair] = pos
-        for g in {g for g, _ in todo}:
+            todo += [(g, pair) for pair in pairs if pair[0] not in deep[g]]
+        return todo if analyse is not None else []
+
+    def run(shallow: list[tuple[int, Pair]], deeper: list[tuple[int, Pair]]) -> None:
+        if shallow:
+            assert analyse is not None
+            for g, pair in shallow:
+                tried[g].add(pair)
+            for (g, pair), pos in analyse(shallow).items():
+                alternatives[g][pair] = pos
+        if deeper:
+            assert confirm is not None
+            for (g, (i, move)), pos in confirm(deeper).items():
+                evals, moves = games[g]
+                if moves[i] == move:
+                    evals[i + 1] = pos  # the played move: the next position of the game
+                    deep[g].add(i + 1)
+                else:
+                    alternatives[g][(i, move)] = pos
+                    deep_alts[g].add((i, move))
+                    tried[g].add((i, move))
+        for g in {g for g, _ in shallow + deeper}:
             evals, moves = games[g]
             values[g] = position_values(evals, moves, rules, alternatives[g])
+
+    for _ in range(rounds):
+        todo = shallow_round()
+        if not todo:
+            break
+        run(todo, [])
     if confirm is None:
         return values
-    deep: list[set[int]] = [set() for _ in games]  # positions analysed at the larger budget
-    deep_alts: list[set[Pair]] = [set() for _ in games]  # alternatives analysed at it
     todo = []
     for g, (evals, moves) in enumerate(games):
         pairs: set[Pair] = set()
@@ -417,26 +440,22 @@ def settle_many(
             if i >= 1 and (i - 1) in evals:
                 pairs.add((i - 1, moves[i - 1]))  # the position before the move
         todo += [(g, pair) for pair in sorted(pairs)]
-    for _ in range(1 + rounds):
-        if not todo:
-            break
-        for (g, (i, move)), pos in confirm(todo).items():
-            evals, moves = games[g]
-            if moves[i] == move:
-                evals[i + 1] = pos  # the played move: the next position of the game itself
-                deep[g].add(i + 1)
-            else:
-                alternatives[g][(i, move)] = pos
-                deep_alts[g].add((i, move))
-        for g in {g for g, _ in todo}:
-            evals, moves = games[g]
-            values[g] = position_values(evals, moves, rules, alternatives[g])
-        todo = [
+    if not todo:
+        return values
+    run([], todo)
+    # the confirmation changed values: verify what is uncertain now, at the budget of the
+    # position the move was played from
+    for _ in range(rounds):
+        deeper = [
             (g, pair)
             for g, (evals, moves) in enumerate(games)
             for pair in deep_uncertain(evals, moves, values[g], rules, threshold, deep[g],
                                        deep_alts[g])
         ]  # fmt: skip
+        shallow = shallow_round()
+        if not shallow and not deeper:
+            break
+        run(shallow, deeper)
     return values
 
 
