@@ -101,7 +101,7 @@ def best_move_rows(review, random_stones: int, limit: int) -> list:
         and r.best_move is not None
         and r.best_move != r.move
     ]
-    rows.sort(key=lambda r: -(r.win_probability_before - r.win_probability_after))
+    rows.sort(key=lambda r: -r.loss)
     return rows[:limit]
 
 
@@ -386,6 +386,8 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
+    if args.swap < 0:
+        ap.error("--swap must be 0 or more")
     if args.rapfi and not os.access(args.rapfi, os.X_OK):
         print(f"error: no executable Rapfi at {args.rapfi}", file=sys.stderr)
         return 2
