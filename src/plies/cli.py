@@ -1173,6 +1173,13 @@ def train() -> None:
     help="Evaluation of the self-play engine: classic, learned or a table's path.",
 )
 @click.option(
+    "--net",
+    default="learned",
+    show_default=True,
+    help="Pattern network of the self-play engine: learned (the rule's shipped net), off, "
+    "or a net's path (a candidate, before it ships).",
+)
+@click.option(
     "--random-moves", type=int, default=4, show_default=True, help="Most random opening stones."
 )
 @click.option(
@@ -1273,6 +1280,13 @@ def train_gomoku(**kw) -> None:
     show_default=True,
     help="Evaluation plies searches with: classic, learned or a table's path.",
 )
+@click.option(
+    "--net",
+    default="learned",
+    show_default=True,
+    help="Pattern network plies searches with: learned (the rule's shipped net), off, or a "
+    "net's path.",
+)
 def train_annotate(games: str, **kw) -> None:
     """Search every position of arena games (e.g. plies against Rapfi) again with plies, for
     the TD-leaf fits' --extra-data (docs/training.md)."""
@@ -1280,7 +1294,13 @@ def train_annotate(games: str, **kw) -> None:
     from plies.tune.train import _bar
 
     settings = AnnotateSettings(
-        games, kw["rule"].lower(), kw["size"], kw["nodes"], kw["seed"], kw["evaluation"]
+        games,
+        kw["rule"].lower(),
+        kw["size"],
+        kw["nodes"],
+        kw["seed"],
+        kw["evaluation"],
+        kw["net"],
     )
     settings.check()
     with _bar(_console()) as bar:

@@ -121,3 +121,24 @@ def test_plies_train_gomoku_net_command(tmp_path, capsys):
     Engine("freestyle", 9, hash_mb=1, params={"NET": str(out)}).search(
         Board.from_moves(["e5", "d4"], 9, "freestyle"), nodes=500
     )
+
+
+def test_self_play_and_annotation_search_with_the_net_they_are_given(games, tmp_path):
+    result = gomoku_net.fit(gomoku_net.net_data(games, "freestyle"), "freestyle", steps=5)
+    result.w2 = np.random.default_rng(7).normal(0, 2.0, PN.H2)  # an output that changes play
+    path = str(tmp_path / "candidate.npy")
+    np.save(path, PN.pack(result.net()))
+    with_net = gomoku_data.SelfPlaySettings(
+        rule="freestyle", size=9, nodes=300, random_moves=3, net=path
+    )
+    record = gomoku_data.play_game(with_net, 5)
+    assert record["net"] == path
+    direct = Engine("freestyle", 9, hash_mb=16, params={"EVAL": "learned", "NET": path})
+    assert gomoku_data.play_game(with_net, 5, engine=direct)["moves"] == record["moves"]
+    off = Engine("freestyle", 9, hash_mb=16, params={"EVAL": "learned", "NET": "off"})
+    assert gomoku_data.play_game(with_net, 5, engine=off)["moves"] != record["moves"]
+    with pytest.raises(InvalidOption, match="no net file"):
+        gomoku_data.SelfPlaySettings(net=str(tmp_path / "none.npy")).check()
+    np.save(tmp_path / "bad.npy", np.zeros(3, dtype=np.int32))
+    with pytest.raises(InvalidOption, match="not a pattern net|format"):
+        gomoku_data.SelfPlaySettings(net=str(tmp_path / "bad.npy")).check()

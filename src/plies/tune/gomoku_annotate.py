@@ -30,7 +30,8 @@ from plies.tune import gomoku_data
 @dataclass(frozen=True)
 class AnnotateSettings:
     """Which games (``source``), their rule and board size, the node budget of each search, the
-    seed of the first game and the evaluation plies searches with (as in self-play)."""
+    seed of the first game, the evaluation plies searches with and its pattern network (as in
+    self-play: ``learned``, ``off`` or a net's path)."""
 
     source: str
     rule: str = "freestyle"
@@ -38,6 +39,7 @@ class AnnotateSettings:
     nodes: int = 50000
     first_seed: int = 1
     evaluation: str = "classic"
+    net: str = "learned"
 
     def check(self) -> None:
         if self.nodes < 100:
@@ -46,6 +48,7 @@ class AnnotateSettings:
             raise InvalidOption(f"board size must be 9..22, not {self.size}")
         if not Path(self.source).is_file():
             raise InvalidOption(f"no games file {self.source}")
+        gomoku_data.check_net(self.net)
 
 
 _GAMES: dict[str, list[dict]] = {}
@@ -97,7 +100,11 @@ def annotate_game(settings: AnnotateSettings, seed: int) -> dict:
     opening = int(game.get("opening_length") or 0)
     engine = gomoku_data._engine(
         gomoku_data.SelfPlaySettings(
-            settings.rule, settings.size, settings.nodes, evaluation=settings.evaluation
+            settings.rule,
+            settings.size,
+            settings.nodes,
+            evaluation=settings.evaluation,
+            net=settings.net,
         )
     )
     engine.new_game()
@@ -124,6 +131,7 @@ def annotate_game(settings: AnnotateSettings, seed: int) -> dict:
         "size": settings.size,
         "nodes": settings.nodes,
         "evaluation": settings.evaluation,
+        "net": settings.net,
         "source": Path(settings.source).name,
         "game": index + 1,
         "opening": opening,

@@ -27,6 +27,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from plies.errors import InvalidOption
 from plies.gomoku.balanced import random_opening  # shared with the balanced openings
 
@@ -34,8 +36,9 @@ from plies.gomoku.balanced import random_opening  # shared with the balanced ope
 @dataclass(frozen=True)
 class SelfPlaySettings:
     """What a self-play game is: rule, board size, the engine's node budget per move, the most
-    random opening stones and the evaluation the engine plays with (``learned``, ``classic``
-    or the path of a table)."""
+    random opening stones, the evaluation the engine plays with (``learned``, ``classic``
+    or the path of a table) and its pattern network (``learned``: the rule's shipped net,
+    ``off``, or the path of a net: self-play with a candidate before it ships)."""
 
     rule: str = "freestyle"
     size: int = 15
@@ -43,6 +46,7 @@ class SelfPlaySettings:
     random_moves: int = 4
     evaluation: str = "learned"
     balance: int = 300
+    net: str = "learned"
 
     def check(self) -> None:
         if self.nodes < 100:
@@ -53,6 +57,22 @@ class SelfPlaySettings:
             raise InvalidOption(f"balance must be positive, not {self.balance}")
         if not 9 <= self.size <= 22:
             raise InvalidOption(f"board size must be 9..22 for self-play, not {self.size}")
+        check_net(self.net)
+
+
+def check_net(net: str) -> None:
+    """InvalidOption unless ``net`` is ``learned``, ``off`` or the path of a net file that the
+    engine reads."""
+    if net in ("learned", "off"):
+        return
+    from plies.gomoku.engine import pattern_net
+
+    if not Path(net).is_file():
+        raise InvalidOption(f"no net file {net} (expected learned, off or a net's path)")
+    try:
+        pattern_net.unpack(np.load(net), source=net)
+    except ValueError as e:
+        raise InvalidOption(str(e)) from None
 
 
 OPENING_TRIES = 50
@@ -62,12 +82,11 @@ _ENGINES: dict[tuple, object] = {}
 def _engine(settings: SelfPlaySettings):
     from plies.gomoku.engine import Engine
 
-    key = (settings.rule, settings.size, settings.evaluation)
+    key = (settings.rule, settings.size, settings.evaluation, settings.net)
     if key not in _ENGINES:
         _ENGINES.clear()
-        _ENGINES[key] = Engine(
-            settings.rule, settings.size, hash_mb=16, params={"EVAL": settings.evaluation}
-        )
+        params = {"EVAL": settings.evaluation, "NET": settings.net}
+        _ENGINES[key] = Engine(settings.rule, settings.size, hash_mb=16, params=params)
     return _ENGINES[key]
 
 

@@ -48,6 +48,7 @@ class TrainRequest:
     extra_data: tuple[str, ...] = ()
     fit: bool = True
     target: str = "eval"
+    net: str = "learned"
 
 
 def _bar(console: Any):
@@ -66,7 +67,12 @@ def _bar(console: Any):
 def train_gomoku(request: TrainRequest, console: Any) -> dict | None:
     """Run ``request``; returns the fit's report (None when only games were played)."""
     settings = gomoku_data.SelfPlaySettings(
-        request.rule, request.size, request.nodes, request.random_moves, request.evaluation
+        request.rule,
+        request.size,
+        request.nodes,
+        request.random_moves,
+        request.evaluation,
+        net=request.net,
     )
     with _bar(console) as bar:
         task = bar.add_task("self-play games", total=request.games)
