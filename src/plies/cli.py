@@ -1229,6 +1229,12 @@ def train() -> None:
 @click.option("--ray-address", help="Ray cluster address (default: a local instance).")
 @click.option("--fit/--no-fit", default=True, help="Fit a table after the games (default on).")
 @click.option(
+    "--far-cells/--no-far-cells",
+    default=True,
+    help="--target net: count the cells with nothing on their lines (default on; their "
+    "number is mostly the board's size, so --no-far-cells fits a net that reads no size).",
+)
+@click.option(
     "--target",
     type=click.Choice(["eval", "order", "choice", "threat", "net"]),
     default="eval",

@@ -142,3 +142,21 @@ def test_self_play_and_annotation_search_with_the_net_they_are_given(games, tmp_
     np.save(tmp_path / "bad.npy", np.zeros(3, dtype=np.int32))
     with pytest.raises(InvalidOption, match="not a pattern net|format"):
         gomoku_data.SelfPlaySettings(net=str(tmp_path / "bad.npy")).check()
+
+
+def _row(data, r: int) -> dict:
+    at = slice(data.indptr_own[r], data.indptr_own[r + 1])
+    return dict(zip(data.index_own[at].tolist(), data.count_own[at].tolist(), strict=True))
+
+
+def test_without_far_cells_the_net_never_reads_them(games):
+    full = gomoku_net.net_data(games, "freestyle")
+    near = gomoku_net.net_data(games, "freestyle", far_cells=False)
+    assert combos.FAR_COMBO in full.index_own and combos.FAR_COMBO not in near.index_own
+    assert combos.FAR_COMBO not in near.index_opp
+    for r in range(full.size):  # the other counts are the same, row by row
+        counts = _row(full, r)
+        counts.pop(combos.FAR_COMBO, None)
+        assert counts == _row(near, r)
+    net = gomoku_net.fit(near, "freestyle", steps=5).net()
+    assert not net.emb[:, combos.FAR_COMBO].any()

@@ -82,8 +82,12 @@ def net_data(
     rule: str,
     td: float = 0.7,
     progress: Callable[[int, int], None] | None = None,
+    far_cells: bool = True,
 ) -> NetData:
-    """The labelled leaves of ``games`` (all ``rule``) with their combination histograms."""
+    """The labelled leaves of ``games`` (all ``rule``) with their combination histograms;
+    ``far_cells`` False leaves out the cells with nothing on their lines
+    (:data:`combos.FAR_COMBO`: their number is mostly the board's size, which a net that
+    plays on every size should not read), so that their embedding stays zero."""
     from plies.gomoku.engine import params
     from plies.gomoku.engine import state as ST
     from plies.gomoku.engine import threat_eval as TE
@@ -105,6 +109,8 @@ def net_data(
         for key, colour in (("own", s), ("opp", 1 - s)):
             counts = np.bincount(per_colour[colour], minlength=n)
             counts[combos.DEAD_COMBO] = 0  # no embedding: a cell where nothing can be made
+            if not far_cells:
+                counts[combos.FAR_COMBO] = 0
             nz = np.flatnonzero(counts)
             parts[key].append(nz + (colour * n if tables == 2 else 0))
             parts[key + "_n"].append(counts[nz])

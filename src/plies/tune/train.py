@@ -49,6 +49,7 @@ class TrainRequest:
     fit: bool = True
     target: str = "eval"
     net: str = "learned"
+    far_cells: bool = True
 
 
 def _bar(console: Any):
@@ -221,7 +222,7 @@ def _train_net(request: TrainRequest, games: list[dict], console: Any) -> dict:
     (:mod:`plies.tune.gomoku_net`) and save it with its report."""
     from functools import partial
 
-    build = partial(gomoku_net.net_data, td=request.td)
+    build = partial(gomoku_net.net_data, td=request.td, far_cells=request.far_cells)
     fit = partial(gomoku_net.fit, seed=request.seed)
     return _train_leaves(request, games, console, (build, fit, gomoku_net.save), "net")
 
@@ -238,6 +239,8 @@ def _train_leaves(
     build, fit, save = steps
     data, result = _data_and_fit(request, games, console, build, fit, target)
     result.report.update(td=request.td)
+    if target == "net":
+        result.report.update(far_cells=request.far_cells)
     path = save(result, request.out, gain=request.gain)
     before, after = result.report["loss_before"], result.report["loss_after"]
     console.print(

@@ -35,6 +35,9 @@ N_COMBOS = len(COMBOS)  # 1001
 _COMBO_ID = {c: i for i, c in enumerate(COMBOS)}
 # the all-dead combination: a cell where no five can ever be made (value 0 by definition)
 DEAD_COMBO = _COMBO_ID[(P.DEAD,) * 4]
+# the all-free-one combination: a cell with nothing on its four lines (a stone there would
+# stand alone in every direction); the board's size shows in how many cells are like it
+FAR_COMBO = _COMBO_ID[(P.F1,) * 4]
 
 
 @cache
