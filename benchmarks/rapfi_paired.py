@@ -14,18 +14,12 @@ scores compared alone.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import math
 import sys
 from pathlib import Path
 
-
-def load(path: str) -> list[dict]:
-    """The game records of a games file (JSON Lines, ``.gz`` allowed)."""
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        return [json.loads(line) for line in f if line.strip()]
+from plies.errors import InvalidOption
+from plies.tune.gomoku_annotate import arena_games
 
 
 def points(game: dict, name: str) -> float:
@@ -75,7 +69,14 @@ def main(argv: list[str] | None = None) -> int:
         if not Path(path).is_file():
             print(f"error: no games file {path}", file=sys.stderr)
             return 2
-    r = compare(load(args.a), load(args.b), args.name)
+    try:
+        r = compare(arena_games(args.a), arena_games(args.b), args.name)
+    except InvalidOption as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except (KeyError, IndexError):
+        print("error: a game record without its two names or a winner index", file=sys.stderr)
+        return 2
     print(
         f"{r['openings']} openings: A {100 * r['score_a']:.1f}%, B {100 * r['score_b']:.1f}%; "
         f"A better in {r['better']}, worse in {r['worse']}, the same in {r['same']}; "

@@ -137,10 +137,10 @@ def test_self_play_and_annotation_search_with_the_net_they_are_given(games, tmp_
     assert gomoku_data.play_game(with_net, 5, engine=direct)["moves"] == record["moves"]
     off = Engine("freestyle", 9, hash_mb=16, params={"EVAL": "learned", "NET": "off"})
     assert gomoku_data.play_game(with_net, 5, engine=off)["moves"] != record["moves"]
-    with pytest.raises(InvalidOption, match="no net file"):
+    with pytest.raises(InvalidOption, match="--net: cannot load .*none.npy"):
         gomoku_data.SelfPlaySettings(net=str(tmp_path / "none.npy")).check()
     np.save(tmp_path / "bad.npy", np.zeros(3, dtype=np.int32))
-    with pytest.raises(InvalidOption, match="not a pattern net|format"):
+    with pytest.raises(InvalidOption, match="--net: cannot load .*not a pattern net"):
         gomoku_data.SelfPlaySettings(net=str(tmp_path / "bad.npy")).check()
 
 
@@ -160,3 +160,15 @@ def test_without_far_cells_the_net_never_reads_them(games):
         assert counts == _row(near, r)
     net = gomoku_net.fit(near, "freestyle", steps=5).net()
     assert not net.emb[:, combos.FAR_COMBO].any()
+
+
+def test_plies_train_gomoku_no_far_cells_reaches_the_fit(tmp_path):
+    from plies.cli import main
+
+    data = tmp_path / "g.jsonl"
+    args = ["train", "gomoku", "--size", "9", "--games", "2", "--nodes", "200", "--data", str(data)]
+    for flag, far in (("--far-cells", True), ("--no-far-cells", False)):
+        out = tmp_path / f"{far}.npy"
+        main([*args, "--target", "net", "--out", str(out), "--steps", "5", flag])
+        assert json.loads(out.with_suffix(".json").read_text())["far_cells"] is far
+        assert bool(PN.load_net(out).emb[:, combos.FAR_COMBO].any()) is far

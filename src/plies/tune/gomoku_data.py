@@ -27,8 +27,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from plies.errors import InvalidOption
 from plies.gomoku.balanced import random_opening  # shared with the balanced openings
 
@@ -62,17 +60,13 @@ class SelfPlaySettings:
 
 def check_net(net: str) -> None:
     """InvalidOption unless ``net`` is ``learned``, ``off`` or the path of a net file that the
-    engine reads."""
-    if net in ("learned", "off"):
-        return
-    from plies.gomoku.engine import pattern_net
+    engine reads (:func:`plies.gomoku.engine.params.check_table`)."""
+    from plies.gomoku.engine.params import check_table
 
-    if not Path(net).is_file():
-        raise InvalidOption(f"no net file {net} (expected learned, off or a net's path)")
     try:
-        pattern_net.unpack(np.load(net), source=net)
+        check_table("NET", net)
     except ValueError as e:
-        raise InvalidOption(str(e)) from None
+        raise InvalidOption(f"--net: {e}") from None
 
 
 OPENING_TRIES = 50

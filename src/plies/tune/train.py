@@ -75,6 +75,7 @@ def train_gomoku(request: TrainRequest, console: Any) -> dict | None:
         request.evaluation,
         net=request.net,
     )
+    settings.check()  # before the progress bar, so that a bad option is all the user sees
     with _bar(console) as bar:
         task = bar.add_task("self-play games", total=request.games)
 
@@ -224,7 +225,8 @@ def _train_net(request: TrainRequest, games: list[dict], console: Any) -> dict:
 
     build = partial(gomoku_net.net_data, td=request.td, far_cells=request.far_cells)
     fit = partial(gomoku_net.fit, seed=request.seed)
-    return _train_leaves(request, games, console, (build, fit, gomoku_net.save), "net")
+    steps = (build, fit, gomoku_net.save)
+    return _train_leaves(request, games, console, steps, "net", far_cells=request.far_cells)
 
 
 def _train_leaves(
@@ -233,14 +235,14 @@ def _train_leaves(
     console: Any,
     steps: tuple[Callable, Callable, Callable],
     target: str,
+    **report: Any,
 ) -> dict:
     """The TD-leaf fits' common path (``target`` "threat" or "net"): ``steps`` = (build the
-    leaves' data from ``games``, fit it, save the fit at ``request.gain``), then a summary."""
+    leaves' data from ``games``, fit it, save the fit at ``request.gain``), then a summary;
+    ``report``: more entries for the fit's report."""
     build, fit, save = steps
     data, result = _data_and_fit(request, games, console, build, fit, target)
-    result.report.update(td=request.td)
-    if target == "net":
-        result.report.update(far_cells=request.far_cells)
+    result.report.update(td=request.td, **report)
     path = save(result, request.out, gain=request.gain)
     before, after = result.report["loss_before"], result.report["loss_after"]
     console.print(
