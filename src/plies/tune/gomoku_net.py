@@ -111,6 +111,8 @@ def net_data(
             counts[combos.DEAD_COMBO] = 0  # no embedding: a cell where nothing can be made
             if not far_cells:
                 counts[combos.FAR_COMBO] = 0
+            else:  # as the engine counts them: referred to an empty board of NET_SIZE
+                counts[combos.FAR_COMBO] -= st.info[ST.I_FAR_EXTRA + colour]
             nz = np.flatnonzero(counts)
             parts[key].append(nz + (colour * n if tables == 2 else 0))
             parts[key + "_n"].append(counts[nz])

@@ -117,3 +117,83 @@ def test_the_shipped_nets_are_on_by_default(rule: str) -> None:
     assert ST.make_tables(code, {"NET": "off"}).weights[ST.W_NET] == 0
     assert not PN.net_path("caro").exists()
     assert ST.make_tables(RULE_CODES["caro"]).weights[ST.W_NET] == 0
+
+
+def far_only_net() -> PN.Net:
+    """A net whose only embedding is the far combination's (one per channel), so that the
+    sums count far cells."""
+    net = PN.empty_net()
+    emb = net.emb.copy()
+    emb[:, combos.FAR_COMBO, :] = np.arange(1, PN.H + 1)
+    return PN.Net(emb, net.w1, net.b1, net.w2)
+
+
+def centred(moves: list[tuple[int, int]], size: int) -> Board:
+    """``moves`` (offsets from the centre) played in the centre of a ``size`` board."""
+    board = Board(size, "freestyle")
+    c = size // 2
+    for dx, dy in moves:
+        board.play(board.parse(f"{dx + c},{dy + c}"))
+    return board
+
+
+SHAPE = [(0, 0), (1, 1), (0, 1), (0, 2), (-1, 0), (2, 0), (-1, -2)]
+
+
+def far_extra(size: int) -> int:
+    """Black's far cells of an empty ``size`` board beyond an empty 15x15's."""
+    return ST.empty_far_cells(size, size, FREESTYLE)[0] - ST.empty_far_cells(15, 15, FREESTYLE)[0]
+
+
+def test_far_cells_are_counted_as_on_the_reference_board() -> None:
+    net = far_only_net()
+    sums = {}
+    for size in (15, 19, 20, 22):
+        tb = ST.make_tables(FREESTYLE, {"NET": net})  # NET_SIZE 15, the default
+        st, _ = ST.state_from_board(centred(SHAPE, size), tb)
+        sums[size] = st.info[ST.I_ACC : ST.I_ACC + 2 * PN.H].copy()
+        raw = ST.make_tables(FREESTYLE, {"NET": net, "NET_SIZE": 0})
+        st0, _ = ST.state_from_board(centred(SHAPE, size), raw)
+        extra = far_extra(size)
+        assert extra == st.info[ST.I_FAR_EXTRA] and (extra > 0) == (size > 15)
+        # the board's own count, as trained before NET_SIZE: the extra cells' embeddings more
+        own = st0.info[ST.I_ACC : ST.I_ACC + PN.H]
+        assert np.array_equal(own - sums[size][: PN.H], extra * np.arange(1, PN.H + 1))
+    # the same stones in the middle of a larger board: about 15x15's far cells (channel 0
+    # counts them; the stones' lines reach the edge region of 15x15, so not exactly), where the
+    # board's own count has all the extra ones
+    for size in (19, 20, 22):
+        extra = far_extra(size)
+        for colour in (0, 1):
+            gap = sums[size][colour * PN.H] - sums[15][colour * PN.H]
+            assert 0 <= gap < extra // 4
+
+
+def test_the_far_correction_survives_make_and_undo() -> None:
+    net = random_net(5, tables=1)
+    tb = ST.make_tables(FREESTYLE, {"NET": net})
+    board = centred(SHAPE, 20)
+    st, _ = ST.state_from_board(board, tb)
+    start = st.info.copy()
+    for text in ("k12", "l12", "j9", "m13"):
+        ST.make(st, tb, ST_pos(st, board, text))
+        board.play(text)
+        fresh, _ = ST.state_from_board(board, tb)
+        assert np.array_equal(st.info[ST.I_ACC :], fresh.info[ST.I_ACC :])
+        assert ST.evaluate(st, tb) == ST.evaluate(fresh, tb)
+    for _ in range(4):
+        ST.undo(st, tb)
+    assert np.array_equal(st.info[ST.I_ACC :], start[ST.I_ACC :])
+
+
+def ST_pos(st: ST.State, board: Board, text: str) -> int:
+    m = board.parse(text)
+    return (m.y + ST.PAD) * int(st.info[ST.I_STRIDE]) + m.x + ST.PAD
+
+
+def test_net_size_is_checked() -> None:
+    from plies.errors import InvalidOption
+
+    with pytest.raises(InvalidOption, match="NET_SIZE"):
+        Engine("freestyle", 20, params={"NET_SIZE": 3})
+    assert ST.make_tables(FREESTYLE, {"NET_SIZE": 0}).weights[ST.W_NET_SIZE] == 0

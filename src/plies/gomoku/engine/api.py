@@ -145,6 +145,8 @@ class Engine:
             self.tables = ST.make_tables(self.rule_code, params)
         except KeyError as exc:
             raise InvalidOption(str(exc.args[0])) from None
+        except ValueError as exc:
+            raise InvalidOption(str(exc)) from None
         p = params or {}
         self._search_params = {
             name: int(p.get(name, engine_params.rule_value(name, self.rule_code)))

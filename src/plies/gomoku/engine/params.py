@@ -37,6 +37,12 @@ THREAT = "learned"
 # "off" or the path of a net
 NET = "learned"
 
+# the board size the pattern network's count of far cells (nothing on their four lines,
+# combos.FAR_COMBO) is referred to: the nets are trained on 15x15 games, and a larger board
+# has more such cells only because it is larger; the sums are kept as if the empty board had
+# this size's number of them (0: the board's own count, as trained)
+NET_SIZE = 15
+
 # the search's order of quiet moves: "learned" (the policy table trained by plies.tune and
 # shipped for the rule, when there is one: plies/data/gomoku-order-<rule>.npy), "classic" (cell
 # values plus threat-class bonuses, search.OWN_CLASS_SCORE / BLOCK_CLASS_SCORE) or a table's path
@@ -140,6 +146,7 @@ TUNABLE = (
     "ORDER",
     "THREAT",
     "NET",
+    "NET_SIZE",
     "COMBO_VALUE",
     "PATTERN_VALUE",
     "CLASS_BONUS",

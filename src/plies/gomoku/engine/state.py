@@ -19,6 +19,7 @@ evaluation itself (docs/engine.md).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -32,7 +33,7 @@ from plies.gomoku.engine import params
 from plies.gomoku.engine import pattern_net as PN
 from plies.gomoku.engine import patterns as P
 from plies.gomoku.engine import threat_eval as TE
-from plies.gomoku.engine.combos import N_COMBOS
+from plies.gomoku.engine.combos import FAR_COMBO, N_COMBOS
 from plies.gomoku.rules import BLACK, EMPTY, PAD, RENJU, WALL, WHITE
 
 # threat classes of an empty cell for one side (what playing there makes)
@@ -64,6 +65,9 @@ I_SIDE = 7  # colour to move
 I_BASE_PLY = 8  # number of stones the state started with (undo stops there)
 I_EVALSUM = 9  # 9: black, 10: white: the sums of evaluation values
 I_NET = 11  # 1 when the sums of the pattern network are kept (set by rebuild from the tables)
+# 12: black, 13: white: how many more far cells (combos.FAR_COMBO) the empty board has than an
+# empty board of params.NET_SIZE; rebuild takes their embeddings out of the network's sums
+I_FAR_EXTRA = 12
 I_ACC = 16  # 16..: the pattern network's sums, black's PN.H then white's (when I_NET is 1)
 
 # ucounts[] columns: counts per side and class, then the value sums, then the evaluation sums,
@@ -77,7 +81,8 @@ U_COLUMNS = U_ACC + 2 * PN.H
 W_ATTACK = 0
 W_DEFENCE = 1
 W_NET = 2  # 1 when the pattern network is on (pattern_net.py)
-W_COUNT = 3
+W_NET_SIZE = 3  # params.NET_SIZE: the board size the network's far-cell count is referred to
+W_COUNT = 4
 
 
 @intrinsic
@@ -278,6 +283,11 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
         rule, net_choice if isinstance(net_choice, PN.Net) else str(net_choice)
     )
     weights[W_NET] = int(net_on)
+    net_size = int(overrides.get("NET_SIZE", params.rule_value("NET_SIZE", rule)))
+    if net_size != 0 and not rules.MIN_SIZE <= net_size <= rules.MAX_SIZE:
+        sizes = f"{rules.MIN_SIZE}..{rules.MAX_SIZE}"
+        raise ValueError(f"NET_SIZE must be 0 or {sizes}, not {net_size}")
+    weights[W_NET_SIZE] = net_size
     return Tables(packed, cv, ev, zob, weights, threat, PN.engine_array(net))
 
 
@@ -356,6 +366,11 @@ def rebuild(st, tb) -> None:
             p = (y + PAD) * stride + x + PAD
             if st.cells[p] == EMPTY:
                 _refresh_cell(st, tb, p)
+    if st.info[I_NET]:  # the far cells the board has beyond the reference size's, taken out
+        for s in range(2):
+            e = PN.O_EMB + (s * N_COMBOS + FAR_COMBO) * PN.H
+            for j in range(PN.H):
+                st.info[I_ACC + s * PN.H + j] -= st.info[I_FAR_EXTRA + s] * tb.net[e + j]
     if st.info[I_SIDE] == WHITE:
         h ^= tb.zobrist[0, 0]
     st.hashes[st.info[I_PLY]] = h
@@ -628,6 +643,34 @@ def evaluate(st, tb) -> int:
     return value
 
 
+@cache
+def empty_far_cells(width: int, height: int, rule: int) -> tuple[int, int]:
+    """How many cells of an empty ``width`` x ``height`` board offer black and white the far
+    combination (:data:`combos.FAR_COMBO`: nothing on any of the four lines)."""
+    st = new_state(width, height, rule)
+    rebuild(st, make_tables(rule, {"EVAL": "classic", "THREAT": "off", "NET": "off"}))
+    combo = PN.combo_index()
+    empty = np.flatnonzero(st.cells == EMPTY)
+    packed = st.p4[empty].astype(np.int64)
+    black = int(np.count_nonzero(combo[packed & 0xFFFF] == FAR_COMBO))
+    white = int(np.count_nonzero(combo[packed >> 16] == FAR_COMBO))
+    return black, white
+
+
+def set_far_extra(st, tb) -> None:
+    """Fill ``info[I_FAR_EXTRA]``: the far cells the state's empty board has beyond an empty
+    board of the tables' reference size (``params.NET_SIZE``; none when it is 0), which
+    :func:`rebuild` takes out of the pattern network's sums."""
+    ref = int(tb.weights[W_NET_SIZE])
+    width, height, rule = (int(st.info[i]) for i in (I_WIDTH, I_HEIGHT, I_RULE))
+    if ref <= 0 or (width, height) == (ref, ref):
+        st.info[I_FAR_EXTRA : I_FAR_EXTRA + 2] = 0
+        return
+    own = empty_far_cells(width, height, rule)
+    base = empty_far_cells(ref, ref, rule)
+    st.info[I_FAR_EXTRA : I_FAR_EXTRA + 2] = (own[0] - base[0], own[1] - base[1])
+
+
 def state_from_board(
     board, tables: Tables | None = None, side: int | None = None
 ) -> tuple[State, Tables]:
@@ -642,6 +685,7 @@ def state_from_board(
     st.info[I_SIDE] = board.to_move if side is None else side
     for i, m in enumerate(board.history):
         st.moves[i] = (m.y + PAD) * st.info[I_STRIDE] + m.x + PAD
+    set_far_extra(st, tb)
     rebuild(st, tb)
     return st, tb
 
@@ -666,5 +710,6 @@ def state_from_stones(
     st.info[I_PLY] = len(black) + len(white)
     st.info[I_BASE_PLY] = st.info[I_PLY]
     st.info[I_SIDE] = side
+    set_far_extra(st, tb)
     rebuild(st, tb)
     return st, tb
