@@ -136,17 +136,19 @@ class GomokuAnalyser:
 
 
 # How far a search of so many nodes is from a deeper one, in win probability: the 90th
-# percentile of the absolute difference over 35-43 self-play positions (freestyle 15x15, MultiPV
-# 3, fresh tables; the deeper search has 10 times the nodes, 4 times from 200,000 nodes;
-# benchmarks/review_noise.py, docs/review.md "Search noise"). Two moves judged by two such
-# searches differ by up to sqrt(2) times it from noise alone (search_noise).
+# percentile of the absolute difference over self-play positions (freestyle 15x15, MultiPV 3,
+# fresh tables, the shipped engine of session 23; the deeper search has 10 times the nodes, 4
+# times from 200,000 nodes; 94-110 positions a budget, the 200,000-node row the two runs'
+# percentiles weighted by their 43 and 111 positions; benchmarks/review_noise.py,
+# docs/review.md "Search noise"). Two moves judged by two such searches differ by up to
+# sqrt(2) times it from noise alone (search_noise).
 NOISE_P90 = (
-    (2000, 0.1859),
-    (4000, 0.1804),
-    (8000, 0.1405),
-    (20000, 0.1249),
-    (50000, 0.1300),
-    (200000, 0.1061),
+    (2000, 0.1835),
+    (4000, 0.1988),
+    (8000, 0.1477),
+    (20000, 0.1457),
+    (50000, 0.1115),
+    (200000, 0.1025),
 )
 
 
