@@ -1231,8 +1231,9 @@ def train() -> None:
 @click.option(
     "--far-cells/--no-far-cells",
     default=True,
-    help="--target net: count the cells with nothing on their lines (default on; their "
-    "number is mostly the board's size, so --no-far-cells fits a net that reads no size).",
+    help="--target net: count the cells with nothing on their lines (default on, referred "
+    "to an empty 15x15 board as the engine counts them, NET_SIZE; off: their embedding stays "
+    "zero).",
 )
 @click.option(
     "--target",
