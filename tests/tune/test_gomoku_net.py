@@ -37,7 +37,8 @@ def test_the_leaves_are_the_threat_terms_with_the_term_in_the_base(games):
     term = table[threat.colour, threat.own * TE.SIDE_MASKS + threat.opp]
     assert np.array_equal(net.base, threat.base + term)
     # every empty cell but the dead ones (where no five can be made) is counted once a side,
-    # in the shared table
+    # in the shared table, the far cells as on an empty 15x15 board (these games are 9x9: 120
+    # fewer far cells than 15x15's, added as the engine adds them)
     assert net.tables == 1 and net.index_own.max() < combos.N_COMBOS
     ptr = net.indptr_own
     own_cells = [net.count_own[a:b].sum() for a, b in zip(ptr[:-1], ptr[1:], strict=True)]
@@ -45,7 +46,9 @@ def test_the_leaves_are_the_threat_terms_with_the_term_in_the_base(games):
     for i, (_, st, _, s, _) in enumerate(gomoku_threat.leaves(games, "freestyle")):
         packed = st.p4[st.cells == EMPTY].astype(np.int64)
         codes = (packed & 0xFFFF) if s == 0 else (packed >> 16)
-        assert own_cells[i] == np.count_nonzero(index[codes] != combos.DEAD_COMBO)
+        extra = ST.empty_far_cells(9, 9, FREESTYLE)[s] - ST.empty_far_cells(15, 15, FREESTYLE)[s]
+        assert extra == st.info[ST.I_FAR_EXTRA + s] == -120
+        assert own_cells[i] == np.count_nonzero(index[codes] != combos.DEAD_COMBO) - extra
 
 
 def test_the_engine_net_computes_what_the_float_net_does(games, tmp_path):
