@@ -118,5 +118,8 @@ def test_gomoku_engine_parameters_pass_through_the_spec():
         parse_engine_spec("plies:gomoku?NOPE=1").create()
     with pytest.raises(InvalidOption, match="LMP_DEPTH must be a number, not 'x'"):
         parse_engine_spec("plies:gomoku?LMP_DEPTH=x").create()
+    with pytest.raises(InvalidOption, match="NET_SIZE must be 0 or a board size 5..22, not 3"):
+        parse_engine_spec("plies:gomoku?NET_SIZE=3").create()  # before any game, not a forfeit
+    assert parse_engine_spec("plies:gomoku?NET_SIZE=0").create().params == {"NET_SIZE": 0}
     with pytest.raises(InvalidOption, match="unknown engine parameter 'ORDER'"):
         parse_engine_spec("plies:gomoku?ORDER=classic").create()  # the lower-case option does

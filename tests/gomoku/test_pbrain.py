@@ -398,7 +398,8 @@ def test_info_param_sets_engine_numbers_and_refuses_bad_ones(brain):
     unit.handle("INFO", "param LMR_BASE=0.5,SE_DEPTH=6", 0.0, "INFO param LMR_BASE=0.5,SE_DEPTH=6")
     assert unit.params == {"THREAT": "off", "LMR_BASE": 0.5, "SE_DEPTH": 6}
     for bad in ("THREAT=nowhere.npy", "NO_SUCH=1", "LMR_BASE=fast", "PATTERN_VALUE=1", "THREAT",
-                "SE_DEPTH=4,LMR_BASE=fast", "THREAT=classic", "EVAL=off"):  # fmt: skip
+                "SE_DEPTH=4,LMR_BASE=fast", "THREAT=classic", "EVAL=off", "NET_SIZE=3",
+                "NET_SIZE=15.5"):  # fmt: skip
         with pytest.raises(pbrain.BrainError, match="INFO param"):
             unit.handle("INFO", f"param {bad}", 0.0, f"INFO param {bad}")
     assert unit.params == {"THREAT": "off", "LMR_BASE": 0.5, "SE_DEPTH": 6}

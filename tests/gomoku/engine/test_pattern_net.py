@@ -194,6 +194,7 @@ def ST_pos(st: ST.State, board: Board, text: str) -> int:
 def test_net_size_is_checked() -> None:
     from plies.errors import InvalidOption
 
-    with pytest.raises(InvalidOption, match="NET_SIZE"):
-        Engine("freestyle", 20, params={"NET_SIZE": 3})
+    for bad in (3, 23, 15.5):
+        with pytest.raises(InvalidOption, match="NET_SIZE must be 0 or a board size"):
+            Engine("freestyle", 20, params={"NET_SIZE": bad})
     assert ST.make_tables(FREESTYLE, {"NET_SIZE": 0}).weights[ST.W_NET_SIZE] == 0

@@ -110,8 +110,8 @@ def _tunable_params(options: dict[str, str]) -> dict[str, float]:
                 f"unknown engine parameter {name!r} for plies:gomoku: expected one of "
                 + ", ".join(params.number_names())
             ) from None
-        except ValueError:
-            raise InvalidOption(f"option {name} must be a number, not {text!r}") from None
+        except ValueError as exc:
+            raise InvalidOption(str(exc)) from None
     return values
 
 

@@ -193,11 +193,26 @@ def number_names() -> list[str]:
 
 def parse_number(name: str, text: str) -> int | float:
     """``text`` as the value of the scalar number ``name`` (an int when it is whole); raises
-    KeyError for a name that is no such number, ValueError for text that is no number."""
+    KeyError for a name that is no such number, ValueError (saying why) for text that is no
+    number or a value out of the number's range (:func:`check_number`)."""
     if name not in number_names():
         raise KeyError(name)
-    number = float(text)
-    return int(number) if number.is_integer() else number
+    try:
+        number = float(text)
+    except ValueError:
+        raise ValueError(f"option {name} must be a number, not {text!r}") from None
+    value = int(number) if number.is_integer() else number
+    check_number(name, value)
+    return value
+
+
+def check_number(name: str, value: float) -> None:
+    """ValueError (saying why) when ``value`` is out of the range the scalar ``name`` takes;
+    most numbers take any value, a few are bounded (``NET_SIZE``: 0 or a board size)."""
+    from plies.gomoku.rules import MAX_SIZE, MIN_SIZE
+
+    if name == "NET_SIZE" and value != 0 and value not in range(MIN_SIZE, MAX_SIZE + 1):
+        raise ValueError(f"NET_SIZE must be 0 or a board size {MIN_SIZE}..{MAX_SIZE}, not {value}")
 
 
 def check_table(name: str, value: str) -> str:

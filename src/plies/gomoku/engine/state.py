@@ -283,11 +283,9 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
         rule, net_choice if isinstance(net_choice, PN.Net) else str(net_choice)
     )
     weights[W_NET] = int(net_on)
-    net_size = int(overrides.get("NET_SIZE", params.rule_value("NET_SIZE", rule)))
-    if net_size != 0 and not rules.MIN_SIZE <= net_size <= rules.MAX_SIZE:
-        sizes = f"{rules.MIN_SIZE}..{rules.MAX_SIZE}"
-        raise ValueError(f"NET_SIZE must be 0 or {sizes}, not {net_size}")
-    weights[W_NET_SIZE] = net_size
+    net_size = overrides.get("NET_SIZE", params.rule_value("NET_SIZE", rule))
+    params.check_number("NET_SIZE", net_size)
+    weights[W_NET_SIZE] = int(net_size)
     return Tables(packed, cv, ev, zob, weights, threat, PN.engine_array(net))
 
 
