@@ -340,16 +340,21 @@ def test_time_budget():
     assert pbrain.time_budget(info, 0.0, lambda s: s / 10).hard == 0.0
 
 
-def test_a_fixed_time_per_move_is_searched_to_the_deadline_less_a_reserve():
+def test_a_fixed_time_per_move_is_searched_to_the_limit_less_a_reserve():
     """The reserve for the reply's latency is a constant (tens of ms whatever the turn), capped
-    at a share of the deadline for short turns; the search never runs past the deadline."""
+    at a share of the clock's deadline for short turns; the search never runs past the turn."""
     for turn_ms in (50, 100, 200, 500, 1000, 5000, 30000):
+        turn = turn_ms / 1000
+        clock = turn - min(pbrain.MARGIN_MAX_S, pbrain.MARGIN_BASE_S + pbrain.MARGIN_SHARE * turn)
         info = {"timeout_turn": turn_ms, "timeout_match": 0, "time_left": 0}
-        hard = pbrain.time_budget(info, 0.0, lambda s: s).hard
-        searched = pbrain.fixed_search_time(hard)
-        assert pbrain.FIXED_SHARE * hard <= searched <= hard
-        assert hard - searched <= pbrain.FIXED_RESERVE_S + 1e-9
-    assert abs(pbrain.fixed_search_time(0.43) - 0.39) < 1e-9  # a 0.5 s turn (was 0.344)
+        budget = pbrain.time_budget(info, 0.0, lambda s: s)
+        assert budget.fixed and budget.soft == budget.hard
+        assert budget.hard == max(0.0, pbrain.FIXED_SHARE * clock, turn - pbrain.FIXED_RESERVE_S)
+        assert budget.hard <= turn - min(pbrain.FIXED_RESERVE_S, turn / 2)
+        later = pbrain.time_budget(info, 0.01, lambda s: s)  # time already spent is charged
+        assert later.hard == max(0.0, budget.hard - 0.01)
+    info = {"timeout_turn": 500, "timeout_match": 0, "time_left": 0}
+    assert abs(pbrain.time_budget(info, 0.0, lambda s: s).hard - 0.44) < 1e-9  # was 0.39
 
 
 def test_a_time_per_move_without_a_match_clock_is_a_fixed_budget():

@@ -68,13 +68,14 @@ FAST_MOVE_S = 0.02  # timeout_turn 0: "play as fast as possible"
 MARGIN_BASE_S = 0.05
 MARGIN_SHARE = 0.04
 MARGIN_MAX_S = 0.3
-# a fixed time per move (no match clock) is searched to the hard deadline less a reserve: every
-# move then runs that long, so the reply's tail latency on a busy machine needs more room than
-# the margin alone (a 200 ms turn answered in 205 ms at load 4 when searched to the deadline).
-# That latency is tens of ms whatever the turn, so the reserve is FIXED_RESERVE_S, but at most
-# 1 - FIXED_SHARE of the deadline (short turns)
+# a fixed time per move (no match clock) is searched to the limit less a reserve for the reply's
+# latency: every move then runs that long, so the reserve must cover the tail of that latency on
+# a busy machine. It is tens of ms whatever the turn (session 25: at most 26 ms over 24,818
+# replies of 0.5 s turns at load 2; 44 ms at load 4 in session 14), so the reserve is
+# FIXED_RESERVE_S, but the search gets at least FIXED_SHARE of the clock's hard deadline
+# (short turns)
 FIXED_SHARE = 0.8
-FIXED_RESERVE_S = 0.04
+FIXED_RESERVE_S = 0.06
 MEMORY_SLACK = 24 * 1024 * 1024  # bytes kept free below max_memory (allocator, stacks, I/O)
 FALLBACK_RSS = 260 * 1024 * 1024  # baseline assumed where RSS cannot be read (not Linux)
 
@@ -225,6 +226,8 @@ def time_budget(
     else:
         turn = turn_ms / 1000
         hard = turn - min(MARGIN_MAX_S, MARGIN_BASE_S + MARGIN_SHARE * turn)
+        if match_ms <= 0:
+            hard = fixed_search_time(turn, hard)
         soft = hard
         note = f"turn {turn:.3f}s"
     if match_ms > 0:
@@ -239,11 +242,12 @@ def time_budget(
     return Budget(soft, hard, limit, note, fixed=turn_ms > 0 and match_ms <= 0)
 
 
-def fixed_search_time(hard: float) -> float:
-    """How long a move under a fixed time per move is searched, given its hard deadline: the
-    deadline less :data:`FIXED_RESERVE_S`, or :data:`FIXED_SHARE` of it when that is longer
-    (0.5 s turns: 390 ms; 0.2 s: 114 ms; 1 s: 870 ms)."""
-    return max(hard * FIXED_SHARE, hard - FIXED_RESERVE_S)
+def fixed_search_time(turn: float, hard: float) -> float:
+    """How long a move under a fixed ``turn`` seconds a move (no match clock) is searched,
+    given the clock's hard deadline ``hard``: the turn less :data:`FIXED_RESERVE_S`, or
+    :data:`FIXED_SHARE` of ``hard`` when that is longer (0.5 s turns: 440 ms; 0.2 s: 140 ms;
+    1 s: 940 ms)."""
+    return max(hard * FIXED_SHARE, turn - FIXED_RESERVE_S)
 
 
 @dataclass
@@ -874,7 +878,7 @@ class Brain:
             board,
             depth=depth if depth and depth > 0 else None,
             nodes=nodes if nodes and nodes > 0 else None,
-            movetime=fixed_search_time(budget.hard) if budget.fixed else budget.hard,
+            movetime=budget.hard,
             multipv=multipv,
             info=on_iteration,
             target=budget.soft,  # the root threat solver's share comes from the soft time

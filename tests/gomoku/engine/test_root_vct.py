@@ -165,3 +165,33 @@ def test_a_bad_target_is_a_one_line_error(engine: Engine, target: float) -> None
     _, board = quintet("test_vct_black")
     with pytest.raises(InvalidOption, match="target must be a non-negative number of seconds"):
         engine.search(board, movetime=0.1, target=target)
+
+
+def test_the_hot_share_follows_the_same_sides_previous_score() -> None:
+    def share_after(engine: Engine, searched: Board, now: Board) -> int:
+        engine.search(searched, depth=2)
+        return engine._root_vct_share(now)
+
+    start = Board.from_moves(["h8", "h9", "j8", "g7"], 15, "renju")
+    two_later = start.copy()
+    two_later.play_moves(["k8", "g8"])
+    one_later = start.copy()
+    one_later.play("k8")
+    elsewhere = Board.from_moves(["h8", "h9", "j9", "g7", "k8", "g8"], 15, "renju")
+    hot = Engine(
+        "renju", 15, hash_mb=4, params={"ROOT_VCT_HOT_SHARE": 70, "ROOT_VCT_HOT_SCORE": -S.INF}
+    )
+    cold = Engine(
+        "renju", 15, hash_mb=4, params={"ROOT_VCT_HOT_SHARE": 70, "ROOT_VCT_HOT_SCORE": S.INF}
+    )
+    off = Engine("renju", 15, hash_mb=4, params={"ROOT_VCT_HOT_SCORE": -S.INF})
+    base = hot._search_params["ROOT_VCT_SHARE"]
+    assert hot._root_vct_share(two_later) == base  # nothing searched yet
+    assert share_after(hot, start, two_later) == 70
+    assert share_after(hot, start, one_later) == base  # the other side to move
+    assert share_after(hot, start, elsewhere) == base  # another game
+    assert share_after(cold, start, two_later) == base  # the score is below the bar
+    assert share_after(off, start, two_later) == base  # no hot share given
+    hot.search(start, depth=2)
+    hot.new_game()
+    assert hot._root_vct_share(two_later) == base  # a new game forgets the last search

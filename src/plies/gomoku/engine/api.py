@@ -163,6 +163,8 @@ class Engine:
                 "SE_MARGIN",
                 "ROOT_VCT_SHARE",
                 "ROOT_VCT_DEPTH",
+                "ROOT_VCT_HOT_SHARE",
+                "ROOT_VCT_HOT_SCORE",
                 "DEFENCE_VCT_SHARE",
                 "DEFENCE_VCT_TRIES",
                 "DEFENCE_VCT_DEPTH",
@@ -199,6 +201,8 @@ class Engine:
         self._running = 0
         self._age = 0
         self._contexts: list[S.SearchContext] = []
+        # the moves of the last searched position and its score (the root VCT's hot share)
+        self._last_root: tuple[list[Move], int] | None = None
         self.vct_stats: dict[str, int] = {}
         self.vct_free: int | None = None
         # the last search's root VCT: df-pn nodes, CPU seconds, whether it proved a win
@@ -289,6 +293,7 @@ class Engine:
         else:
             self.tt = S.new_tt(self.hash_mb, False)
         self._contexts = []
+        self._last_root = None
 
     def begin(self) -> int:
         """Announce the next :meth:`search` and return its token.
@@ -476,10 +481,12 @@ class Engine:
                     if info is not None:
                         info(hit)
                     return hit
-            return self._search(
+            result = self._search(
                 board, depth, nodes, movetime, multipv, time_left, increment, info, target,
                 full_time,
             )  # fmt: skip
+            self._last_root = (board.history, result.score)
+            return result
         finally:
             self._release()
 
@@ -757,12 +764,26 @@ class Engine:
             ctx.seen[:] = 0
         return ctx
 
+    def _root_vct_share(self, board: Board) -> int:
+        """The root VCT's percent of the budget: ``ROOT_VCT_HOT_SHARE`` when this engine's
+        last search was of the same game two plies earlier (the same side to move) and scored
+        at least ``ROOT_VCT_HOT_SCORE``, else ``ROOT_VCT_SHARE``."""
+        p = self._search_params
+        last = self._last_root
+        if p["ROOT_VCT_HOT_SHARE"] > 0 and last is not None:
+            moves, score = last
+            now = board.history
+            if score >= p["ROOT_VCT_HOT_SCORE"] and len(now) == len(moves) + 2:
+                if now[: len(moves)] == moves:
+                    return p["ROOT_VCT_HOT_SHARE"]
+        return p["ROOT_VCT_SHARE"]
+
     def _root_vct(self, board, st, tb, start, movetime, nodes) -> SearchResult | None:
         """The threat solver at the root: a proven win of the side to move within
         ``ROOT_VCT_SHARE`` percent of the time (or node) budget, as a search result, or None.
         A depth-only search has no budget to share and runs no VCT."""
         self.root_vct_stats = {}
-        share = self._search_params["ROOT_VCT_SHARE"]
+        share = self._root_vct_share(board)
         if share <= 0 or (movetime is None and nodes is None) or self.stop_flag[0] != 0:
             return None
         t0 = time.process_time()

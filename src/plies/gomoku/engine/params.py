@@ -96,6 +96,12 @@ SE_MARGIN = 4
 # and at most this many attacker moves; a proof is played at once
 ROOT_VCT_SHARE = 10
 ROOT_VCT_DEPTH = 10
+# the hot share: when this engine's search of the same side's previous move in the game (two
+# plies earlier) scored at least ROOT_VCT_HOT_SCORE, the root VCT gets ROOT_VCT_HOT_SHARE
+# percent instead: a side well ahead often has a forced win that a deep threat search proves
+# and the PVS misses (0: off)
+ROOT_VCT_HOT_SHARE = 0
+ROOT_VCT_HOT_SCORE = 600
 
 # the defence check: once an iteration of at least DEFENCE_VCT_DEPTH has chosen a root move
 # not checked yet, the VCT solver looks for a win of the opponent after it, with at most this
@@ -166,6 +172,8 @@ TUNABLE = (
     "SE_MARGIN",
     "ROOT_VCT_SHARE",
     "ROOT_VCT_DEPTH",
+    "ROOT_VCT_HOT_SHARE",
+    "ROOT_VCT_HOT_SCORE",
     "DEFENCE_VCT_SHARE",
     "DEFENCE_VCT_TRIES",
     "DEFENCE_VCT_DEPTH",
