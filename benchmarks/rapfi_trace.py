@@ -6,7 +6,7 @@
 GAMES.jsonl is what ``benchmarks/vs_rapfi.py --games-out`` writes (one game a line: names,
 winner, opening length, moves as pbrain ``x,y``). For each game plies lost (the first
 ``--lost`` of them), Rapfi searches every position from the end of the opening on for
-``--seconds`` (pbrain ``BOARD``, one thread, freestyle) and its ``Eval`` is recorded from
+``--seconds`` (pbrain ``BOARD``, one thread, under ``--rule``) and its ``Eval`` is recorded from
 plies' side (mate scores as +-(10000 - plies to mate)). The output lists, per game and
 position, who moves, the move played, Rapfi's choice there and the evaluation; the summary
 gives each side's evaluation drop per move (the mover's value before its move against after
@@ -27,12 +27,13 @@ import time
 from pathlib import Path
 
 MATE = 10000
+GOMOCUP_RULE = {"freestyle": 0, "standard": 1, "renju": 4}  # pbrain INFO rule
 
 
 class Rapfi:
     """A pbrain-rapfi process answering ``BOARD`` positions."""
 
-    def __init__(self, binary: str, seconds: float) -> None:
+    def __init__(self, binary: str, seconds: float, rule: str = "freestyle") -> None:
         self.proc = subprocess.Popen(
             [binary],
             stdin=subprocess.PIPE,
@@ -47,7 +48,7 @@ class Rapfi:
             f"INFO timeout_turn {int(seconds * 1000)}",
             "INFO timeout_match 1000000000",
             "INFO time_left 1000000000",
-            "INFO rule 0",
+            f"INFO rule {GOMOCUP_RULE[rule]}",
             "INFO thread_num 1",
         ):
             self.send(line)
@@ -150,7 +151,14 @@ def main() -> int:
     ap.add_argument("--rapfi", required=True, help="path of the pbrain-rapfi binary")
     ap.add_argument("--games", required=True, help="vs_rapfi.py --games-out file")
     ap.add_argument("--seconds", type=float, default=1.0, help="Rapfi's time a position")
+    ap.add_argument("--rule", choices=sorted(GOMOCUP_RULE), default="freestyle")
     ap.add_argument("--lost", type=int, default=30, help="how many lost games to trace")
+    ap.add_argument(
+        "--colour",
+        choices=("any", "black", "white"),
+        default="any",
+        help="trace only the games plies lost with this colour (names[0] plays black)",
+    )
     ap.add_argument("--out", default=None, help="the traces and the summary as JSON")
     args = ap.parse_args()
     if not os.access(args.rapfi, os.X_OK):
@@ -166,8 +174,13 @@ def main() -> int:
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         print(f"error: {args.games}: not a vs_rapfi.py --games-out file ({exc})", file=sys.stderr)
         return 2
-    lost = [r for r in rows if r["winner"] != r["names"].index("plies")][: args.lost]
-    rapfi = Rapfi(args.rapfi, args.seconds)
+    seat = {"any": None, "black": 0, "white": 1}[args.colour]
+    lost = [
+        r
+        for r in rows
+        if r["winner"] != r["names"].index("plies") and seat in (None, r["names"].index("plies"))
+    ][: args.lost]
+    rapfi = Rapfi(args.rapfi, args.seconds, args.rule)
     traces = []
     try:
         for i, game in enumerate(lost):
