@@ -71,9 +71,9 @@ MARGIN_MAX_S = 0.3
 # a fixed time per move (no match clock) is searched to the limit less a reserve for the reply's
 # latency: every move then runs that long, so the reserve must cover the tail of that latency on
 # a busy machine. It is tens of ms whatever the turn (session 25: at most 26 ms over 24,818
-# replies of 0.5 s turns at load 2; 44 ms at load 4 in session 14), so the reserve is
-# FIXED_RESERVE_S, but the search gets at least FIXED_SHARE of the clock's hard deadline
-# (short turns)
+# replies of 0.5 s turns at load 2; a 200 ms turn searched to its deadline was answered in 205
+# ms at load 4), so the reserve is FIXED_RESERVE_S, but the search gets at least FIXED_SHARE of
+# the clock's hard deadline (short turns)
 FIXED_SHARE = 0.8
 FIXED_RESERVE_S = 0.06
 MEMORY_SLACK = 24 * 1024 * 1024  # bytes kept free below max_memory (allocator, stacks, I/O)
