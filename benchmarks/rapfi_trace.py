@@ -1,12 +1,12 @@
 """Where does plies lose to Rapfi? Rapfi's own evaluation of every position of plies' lost games.
 
     python benchmarks/rapfi_trace.py --rapfi /tmp/rapfi/pbrain-rapfi \
-        --games GAMES.jsonl --seconds 1.0 --lost 30 --out trace.json
+        --games GAMES.jsonl --rule renju --colour black --seconds 1.0 --lost 30 --out trace.json
 
 GAMES.jsonl is what ``benchmarks/vs_rapfi.py --games-out`` writes (one game a line: names,
 winner, opening length, moves as pbrain ``x,y``). For each game plies lost (the first
-``--lost`` of them), Rapfi searches every position from the end of the opening on for
-``--seconds`` (pbrain ``BOARD``, one thread, under ``--rule``) and its ``Eval`` is recorded from
+``--lost`` of them; with ``--colour``, only those it lost with that colour), Rapfi searches every position from the end of the opening on for
+``--seconds`` (pbrain ``BOARD``, one thread, under ``--rule``: the games' rule) and its ``Eval`` is recorded from
 plies' side (mate scores as +-(10000 - plies to mate)). The output lists, per game and
 position, who moves, the move played, Rapfi's choice there and the evaluation; the summary
 gives each side's evaluation drop per move (the mover's value before its move against after
