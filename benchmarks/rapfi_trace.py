@@ -5,13 +5,14 @@
 
 GAMES.jsonl is what ``benchmarks/vs_rapfi.py --games-out`` writes (one game a line: names,
 winner, opening length, moves as pbrain ``x,y``). For each game plies lost (the first
-``--lost`` of them; with ``--colour``, only those it lost with that colour), Rapfi searches every position from the end of the opening on for
-``--seconds`` (pbrain ``BOARD``, one thread, under ``--rule``: the games' rule) and its ``Eval`` is recorded from
-plies' side (mate scores as +-(10000 - plies to mate)). The output lists, per game and
-position, who moves, the move played, Rapfi's choice there and the evaluation; the summary
-gives each side's evaluation drop per move (the mover's value before its move against after
-it), the plies moves that lose 150 or more, and the positions where plies had a forced win
-by Rapfi's count. Rapfi is GPL-3 and is run as a separate program: none of its code is here.
+``--lost`` of them; with ``--colour``, only those it lost with that colour), Rapfi searches
+every position from the end of the opening on for ``--seconds`` (pbrain ``BOARD``, one
+thread, under ``--rule``: the games' rule) and its ``Eval`` is recorded from plies' side (mate
+scores as +-(10000 - plies to mate)). The output lists, per game and position, who moves, the
+move played, Rapfi's choice there and the evaluation; the summary gives each side's
+evaluation drop per move (the mover's value before its move against after it), the plies
+moves that lose 150 or more, and the positions where plies had a forced win by Rapfi's count.
+Rapfi is GPL-3 and is run as a separate program: none of its code is here.
 """
 
 from __future__ import annotations
