@@ -27,8 +27,10 @@ import sys
 import time
 from pathlib import Path
 
+from plies.arena.engines.pbrain import RULE_CODES
+
 MATE = 10000
-GOMOCUP_RULE = {"freestyle": 0, "standard": 1, "renju": 4}  # pbrain INFO rule
+RULES = ("freestyle", "standard", "renju")  # the rules Rapfi plays
 
 
 class Rapfi:
@@ -49,7 +51,7 @@ class Rapfi:
             f"INFO timeout_turn {int(seconds * 1000)}",
             "INFO timeout_match 1000000000",
             "INFO time_left 1000000000",
-            f"INFO rule {GOMOCUP_RULE[rule]}",
+            f"INFO rule {RULE_CODES[rule]}",
             "INFO thread_num 1",
         ):
             self.send(line)
@@ -152,7 +154,7 @@ def main() -> int:
     ap.add_argument("--rapfi", required=True, help="path of the pbrain-rapfi binary")
     ap.add_argument("--games", required=True, help="vs_rapfi.py --games-out file")
     ap.add_argument("--seconds", type=float, default=1.0, help="Rapfi's time a position")
-    ap.add_argument("--rule", choices=sorted(GOMOCUP_RULE), default="freestyle")
+    ap.add_argument("--rule", choices=RULES, default="freestyle", help="the games' rule")
     ap.add_argument("--lost", type=int, default=30, help="how many lost games to trace")
     ap.add_argument(
         "--colour",
