@@ -195,3 +195,18 @@ def test_the_hot_share_follows_the_same_sides_previous_score() -> None:
     hot.search(start, depth=2)
     hot.new_game()
     assert hot._root_vct_share(two_later) == base  # a new game forgets the last search
+
+
+def test_the_hot_share_runs_the_root_vct_where_the_plain_share_is_off() -> None:
+    engine = Engine(
+        "renju",
+        15,
+        hash_mb=4,
+        params={"ROOT_VCT_SHARE": 0, "ROOT_VCT_HOT_SHARE": 70, "ROOT_VCT_HOT_SCORE": -S.INF},
+    )
+    board = Board.from_moves(["h8", "h9", "j8", "g7"], 15, "renju")
+    engine.search(board, nodes=2_000)
+    assert engine.root_vct_stats == {}  # no previous search: the plain share, 0, runs none
+    board.play_moves(["k8", "g8"])
+    engine.search(board, nodes=2_000)
+    assert 0 < engine.root_vct_stats["nodes"] <= 2_000 * 70 // 100
