@@ -1344,8 +1344,33 @@ def train_annotate(games: str, **kw) -> None:
 @click.option(
     "--random-moves", type=int, default=8, show_default=True, help="Most random opening plies."
 )
+@click.option(
+    "--method",
+    type=click.Choice(["gradient", "coordinate"]),
+    default="gradient",
+    show_default=True,
+    help="Fit: Adam on a linearised evaluation, or coordinate descent (small data).",
+)
+@click.option("--rounds", type=int, default=3, show_default=True, help="Gradient rounds.")
+@click.option(
+    "--iterations", type=int, default=300, show_default=True, help="Adam steps a gradient round."
+)
 @click.option("--passes", type=int, default=8, show_default=True, help="Coordinate-descent passes.")
 @click.option("--step", type=int, default=4, show_default=True, help="First step (centipawns).")
+@click.option(
+    "--prior",
+    type=float,
+    default=1e-7,
+    show_default=True,
+    help="Pull toward the starting values: prior * (value - start)^2 a number.",
+)
+@click.option(
+    "--score-weight",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Labels: this share from the games' search scores, the rest from the results.",
+)
 @click.option("--only", metavar="NAME", multiple=True, help="Tune only these parameters (repeat).")
 @click.option("--fit/--no-fit", default=True, help="Fit the parameters after the games.")
 def train_chess(**kw) -> None:
@@ -1360,6 +1385,12 @@ def train_chess(**kw) -> None:
         raise InvalidOption(f"--games must be at least 1, not {kw['games']}")
     if kw["workers"] < 1:
         raise InvalidOption(f"--workers must be at least 1, not {kw['workers']}")
+    if not 0 <= kw["score_weight"] <= 1:
+        raise InvalidOption(f"--score-weight must be within 0..1, not {kw['score_weight']}")
+    if kw["prior"] < 0:
+        raise InvalidOption(f"--prior must not be negative, not {kw['prior']}")
+    if kw["score_weight"] and kw["method"] != "gradient":
+        raise InvalidOption("--score-weight needs --method gradient")
     if kw["params"]:
         from plies.tune.chess_fit import load_params
 

@@ -153,6 +153,87 @@ def test_fit_recovers_a_parameter_from_labels_it_generated():
     assert held_moved < moved  # the prior pulls toward the starting values
 
 
+def _positions(boards: list[chess.Board]) -> chess_fit.Positions:
+    return chess_fit.Positions(
+        np.array([Position.from_board(b).bd for b in boards]),
+        np.array([Position.from_board(b).st for b in boards]),
+        np.zeros(len(boards)),
+    )
+
+
+def test_coefficients_predict_the_evaluation_of_linear_terms():
+    """Moving linear parameters by whole steps moves every evaluation by the coefficients'
+    prediction, up to the tapered evaluation's rounding (a centipawn a parameter)."""
+    positions = _positions(_random_positions(80, seed=8))
+    values = chess_fit.start_values()
+    slots = [("MATERIAL_MG", 1), ("MATERIAL_EG", 3), ("ROOK_OPEN_FILE", 0), ("TEMPO", None)]
+    e0, c = chess_fit.coefficients(positions, values, slots)
+    assert np.array_equal(e0, chess_fit.white_evals(positions, values))
+    assert chess_fit.start_values() == values  # left as it was
+    assert np.abs(c).max() > 0
+    moved = chess_fit.start_values()
+    step = np.array([40, -25, 15, 9])
+    for slot, d in zip(slots, step, strict=True):
+        chess_fit._set(moved, slot, chess_fit._get(moved, slot) + int(d))
+    predicted = e0 + c @ step
+    assert np.abs(chess_fit.white_evals(positions, moved) - predicted).max() <= len(slots)
+
+
+def test_gradient_fit_recovers_a_parameter_from_labels_it_generated():
+    """As the coordinate-descent test: a knight worth 380 in the labels; the gradient fit moves
+    both knight values toward it, lowers both losses, is reproducible, and moves less with a
+    strong prior."""
+    positions = _positions(_random_positions(600, seed=11))
+    truth = {"MATERIAL_MG": (88, 380, 335, 465, 960), "MATERIAL_EG": (110, 380, 315, 520, 950)}
+    positions.y = 1 / (1 + np.exp(-chess_fit.white_evals(positions, truth) / 250.0))
+    material = ("MATERIAL_MG", "MATERIAL_EG")
+    changed, report = chess_fit.gradient_fit(positions, seed=2, rounds=3, names=material)
+    assert set(changed) <= set(material)
+    assert report.train_after < report.train_before
+    assert report.held_out_after < report.held_out_before
+    assert changed["MATERIAL_MG"][1] > 325 + 16
+    assert changed["MATERIAL_EG"][1] > 300 + 16
+    again, _ = chess_fit.gradient_fit(positions, seed=2, rounds=3, names=material)
+    assert again == changed
+    held, _ = chess_fit.gradient_fit(positions, seed=2, rounds=3, names=material, prior=1e-5)
+    moved = sum(abs(a - b) for a, b in zip(changed["MATERIAL_MG"], P.MATERIAL_MG, strict=True))
+    held_moved = sum(
+        abs(a - b)
+        for a, b in zip(held.get("MATERIAL_MG", P.MATERIAL_MG), P.MATERIAL_MG, strict=True)
+    )
+    assert held_moved < moved
+
+
+def test_labels_blend_results_and_search_scores():
+    positions = chess_fit.Positions(
+        np.zeros((3, 64), np.int8), np.zeros((3, 4), np.int64), np.array([1.0, 0.5, 0.0]),
+        np.array([0.0, 200.0, -200.0]),
+    )  # fmt: skip
+    assert np.array_equal(positions.labels(200.0, 0.0), positions.y)
+    blended = positions.labels(200.0, 0.5)
+    s = 1 / (1 + math.exp(-1))
+    assert np.allclose(blended, [0.75, 0.25 + 0.5 * s, 0.5 * (1 - s)])
+    assert np.allclose(positions.labels(200.0, 1.0), [0.5, s, 1 - s])
+
+
+def test_quiet_positions_keep_the_search_scores_from_whites_view(games):
+    positions = chess_fit.quiet_positions(games)
+    assert len(positions.score) == len(positions) > 0
+    board_scores = []
+    for game in games:
+        board = chess.Board()
+        first = game["opening"] + 4
+        for ply, (uci, score) in enumerate(zip(game["moves"], game["scores"], strict=True)):
+            move = chess.Move.from_uci(uci)
+            if (
+                ply >= first and score is not None and abs(score) < 10000
+                and move.promotion is None and not board.is_capture(move) and not board.is_check()
+            ):  # fmt: skip
+                board_scores.append(score if board.turn == chess.WHITE else -score)
+            board.push(move)
+    assert positions.score.tolist() == board_scores
+
+
 def test_fit_refuses_too_little_data():
     empty = chess_fit.quiet_positions([])
     with pytest.raises(InvalidOption, match="too few"):
@@ -206,6 +287,18 @@ def test_train_chess_command(tmp_path, capsys):
         main(args)  # no --out
     assert exc.value.code == 2
     assert "--out" in capsys.readouterr().err
+    coordinate = tmp_path / "c.json"
+    main([*args, "--out", str(coordinate), "--method", "coordinate", "--passes", "1"])
+    assert json.loads(coordinate.with_suffix(".report.json").read_text())["method"] == "coordinate"
+    for bad, message in (
+        (["--score-weight", "1.5"], "--score-weight"),
+        (["--score-weight", "0.5", "--method", "coordinate"], "needs --method gradient"),
+        (["--prior", "-1"], "--prior"),
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main([*args, "--out", str(out), *bad])
+        assert exc.value.code == 2
+        assert message in capsys.readouterr().err
 
 
 def test_arena_takes_a_parameter_file(tmp_path):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from plies.errors import InvalidOption
 from plies.tune import chess_data, chess_fit, gomoku_data
 from plies.tune.train import _bar
 
@@ -28,10 +29,14 @@ class ChessTrainRequest:
     random_moves: int = 8
     params: str = ""
     extra_data: tuple[str, ...] = ()
+    method: str = "gradient"  # or "coordinate"
+    rounds: int = 3
+    iterations: int = 300
     passes: int = 8
     step: int = 4
     only: tuple[str, ...] = ()
     prior: float = PRIOR
+    score_weight: float = 0.0
     fit: bool = True
 
 
@@ -60,20 +65,44 @@ def train_chess(request: ChessTrainRequest, console: Any) -> dict | None:
     positions = chess_fit.quiet_positions(games)
     base = chess_fit.load_params(request.params) if request.params else None
     with _bar(console) as bar:
-        task = bar.add_task("fit passes", total=request.passes)
-        changed, report = chess_fit.texel_fit(
-            positions,
-            seed=request.seed,
-            step=request.step,
-            passes=request.passes,
-            base=base,
-            names=request.only,
-            prior=request.prior,
-            progress=lambda done, _loss: bar.update(task, completed=done),
-        )
+        if request.method == "gradient":
+            task = bar.add_task("fit rounds", total=request.rounds)
+            changed, report = chess_fit.gradient_fit(
+                positions,
+                seed=request.seed,
+                rounds=request.rounds,
+                iterations=request.iterations,
+                base=base,
+                names=request.only,
+                prior=request.prior,
+                score_weight=request.score_weight,
+                progress=lambda done, _loss: bar.update(task, completed=done),
+            )
+        else:
+            if request.score_weight:
+                raise InvalidOption("--score-weight needs --method gradient")
+            task = bar.add_task("fit passes", total=request.passes)
+            changed, report = chess_fit.texel_fit(
+                positions,
+                seed=request.seed,
+                step=request.step,
+                passes=request.passes,
+                base=base,
+                names=request.only,
+                prior=request.prior,
+                progress=lambda done, _loss: bar.update(task, completed=done),
+            )
     assert request.out is not None
     chess_fit.write_params(changed, request.out, base)
-    result = {**report.as_dict(), "games": len(games), "nodes": request.nodes, "seed": request.seed}
+    result = {
+        **report.as_dict(),
+        "games": len(games),
+        "nodes": request.nodes,
+        "seed": request.seed,
+        "method": request.method,
+        "score_weight": request.score_weight,
+        "prior": request.prior,
+    }
     Path(request.out).with_suffix(".report.json").write_text(json.dumps(result, indent=1) + "\n")
     console.print(
         f"{report.positions + report.held_out} quiet positions from {len(games)} games, K = "
