@@ -358,3 +358,48 @@ def test_stable_best_move_scales_the_soft_limit(monkeypatch) -> None:
         e.search(board, time_left=600.0)
     assert scales[0] == [1.0] * 10
     assert len(scales[1]) == 10 and scales[1][-1] == pytest.approx(0.7), scales[1]
+
+
+def _with_bitboards(fen: str) -> Position:
+    from plies.chess.engine.board import set_bitboards
+
+    pos = Position.from_fen(fen)
+    set_bitboards(pos.bd, pos.st)
+    return pos
+
+
+def test_correction_history_learns_bounded_corrections_by_pawn_structure() -> None:
+    """With CORR_HIST on, a search fills the table with bounded corrections; the static
+    evaluation is the raw one plus its entry's mean error; the entry depends on the side to
+    move and the pawns only; off (the default) leaves the table empty."""
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    board = chess.Board(fen)
+    on = Engine(hash_mb=16, params={"CORR_HIST": 1})
+    assert on.search(board, depth=10).move in board.legal_moves
+    table = on._contexts[0].mem[S.M_CORR : S.M_CORR + 2 * S.CORR_SIZE]
+    assert np.count_nonzero(table) > 10
+    assert np.abs(table).max() <= S.CORR_LIMIT
+    off = Engine(hash_mb=16)
+    off.search(board, depth=6)
+    assert not off._contexts[0].mem[S.M_CORR : S.M_CORR + 2 * S.CORR_SIZE].any()
+    pos, same_pawns, other_pawns = (
+        _with_bitboards(f)
+        for f in (
+            fen,
+            "r2qkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w - - 0 1",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R w - - 0 1",
+        )
+    )
+    mem = on._contexts[0].mem
+    j = S.corr_index(pos.st, 0)
+    raw = evaluate(pos.bd, pos.st, on.weights, np.zeros(S.M_SIZE, dtype=np.int64))
+    assert S.corrected(mem, pos.st, 0, raw) == raw + mem[j] // S.CORR_GRAIN
+    assert S.corr_index(same_pawns.st, 0) == j != S.corr_index(pos.st, 1)
+    assert S.corr_index(other_pawns.st, 0) != j
+
+
+@pytest.mark.parametrize("fen,n", _mates()[:4])
+def test_mates_keep_their_exact_scores_with_correction_history(fen: str, n: int) -> None:
+    engine = Engine(hash_mb=8, params={"CORR_HIST": 1})
+    result = engine.search(chess.Board(fen), depth=2 * abs(n) + 2)
+    assert result.mate == n

@@ -96,6 +96,9 @@ NULL_VERIFY_DEPTH = 8  # verify null-move cuts from this depth, and always in pa
 # Off by default: at depth 8, no decision in 600 games at 20,000 nodes (+6 Elo, docs/chess.md)
 SINGULAR_DEPTH = 0
 SINGULAR_MARGIN = 2
+# correction history (1 on, 0 off): the static evaluation is corrected by the mean error the
+# searches below it found in positions with the same pawn structure (per side to move)
+CORR_HIST = 0
 # Syzygy WDL probes inside the search (with tables loaded): at nodes of at least this depth
 # just after a capture or pawn move (UCI SyzygyProbeDepth)
 SYZYGY_PROBE_DEPTH = 1
@@ -116,7 +119,7 @@ SEARCH_NAMES = frozenset(
         "RFP_DEPTH", "FUTILITY_MARGIN", "FUTILITY_PER_PLY", "FUTILITY_DEPTH", "LMP_DEPTH",
         "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_VERIFY_DEPTH", "WIN_PROB_SCALE",
         "HISTORY_PRUNE_DEPTH", "HISTORY_PRUNE_MARGIN", "SINGULAR_DEPTH", "SINGULAR_MARGIN",
-        "SYZYGY_PROBE_DEPTH",
+        "SYZYGY_PROBE_DEPTH", "CORR_HIST",
         "TIME_MOVES_TO_GO", "TIME_STABILITY", "TIME_STABLE", "TIME_DROP_CP",
     }
 )  # fmt: skip

@@ -141,7 +141,8 @@ K_HIST_MARGIN = 10
 K_SE_DEPTH = 11
 K_SE_MARGIN = 12
 K_TB_DEPTH = 13
-K_COUNT = 14
+K_CORR_HIST = 14
+K_COUNT = 15
 
 
 def search_knobs(overrides: dict | None = None) -> np.ndarray:
@@ -161,6 +162,7 @@ def search_knobs(overrides: dict | None = None) -> np.ndarray:
     k[K_SE_DEPTH] = o.get("SINGULAR_DEPTH", PR.SINGULAR_DEPTH)
     k[K_SE_MARGIN] = o.get("SINGULAR_MARGIN", PR.SINGULAR_MARGIN)
     k[K_TB_DEPTH] = o.get("SYZYGY_PROBE_DEPTH", PR.SYZYGY_PROBE_DEPTH)
+    k[K_CORR_HIST] = o.get("CORR_HIST", PR.CORR_HIST)
     return k
 
 
@@ -184,9 +186,13 @@ M_STATS = M_EXCLUDED + MAX_MOVES  # [S_COUNT]
 M_LMR = M_STATS + S_COUNT  # [64, MAX_MOVES]
 M_FEATURES = M_LMR + 64 * MAX_MOVES  # [F_COUNT]
 M_KNOBS = M_FEATURES + 16  # [K_COUNT]
-M_SEXCL = M_KNOBS + 16  # [MAX_PLY + 1] the move a singular-extension search at a ply skips
+M_SEXCL = M_KNOBS + 32  # [MAX_PLY + 1] the move a singular-extension search at a ply skips
 M_TB = M_SEXCL + MAX_PLY + 1  # the Syzygy capture search's scratch (syzygy_kernel)
-M_SIZE = M_TB + TB_SCRATCH + 8
+M_CORR = M_TB + TB_SCRATCH + 8  # [2, CORR_SIZE] correction history by side and pawn hash
+M_SIZE = M_CORR + 2 * 16384
+CORR_SIZE = 16384
+CORR_GRAIN = 256  # entries are centipawns times this
+CORR_LIMIT = 128 * CORR_GRAIN
 
 
 class SearchContext(NamedTuple):
@@ -583,6 +589,24 @@ def may_give_check(bd, mv: int, ek: int) -> bool:
     return ff == 0 or fr_r == 0 or ff == fr_r
 
 
+# --- correction history --------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def corr_index(st, us: int) -> int:
+    """The correction-history entry of the side to move and the pawn structure."""
+    wp = st[I_BB + PAWN]
+    bp = st[I_BB + 8 + PAWN]
+    h = wp * np.int64(-7046029254386353131) ^ bp * np.int64(-4417276706812531889)
+    return M_CORR + us * CORR_SIZE + ((h >> 40) & (CORR_SIZE - 1))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def corrected(mem, st, us: int, raw: int) -> int:
+    """``raw`` plus the correction history's mean error for this pawn structure."""
+    return raw + mem[corr_index(st, us)] // CORR_GRAIN
+
+
 # --- the search --------------------------------------------------------------------------------
 
 
@@ -626,6 +650,8 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
     # --- quiescence ------------------------------------------------------------------------
     if depth <= 0 and not checked:
         stand = evaluate(bd, st, w, mem)
+        if mem[M_KNOBS + K_CORR_HIST] != 0:
+            stand = corrected(mem, st, us, stand)
         if mem[M_FEATURES + F_QS] == 0 or stand >= beta:
             return stand
         if stand > alpha:
@@ -788,10 +814,13 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
             else:
                 tb_cap = tbs
 
+    corr_on = mem[M_KNOBS + K_CORR_HIST] != 0
+    raw = 0
     if checked:
         static = -INF
     else:
-        static = evaluate(bd, st, w, mem)
+        raw = evaluate(bd, st, w, mem)
+        static = corrected(mem, st, us, raw) if corr_on else raw
     mem[M_EVALS + ply] = static
     improving = (not checked) and ply >= 2 and static > mem[M_EVALS + ply - 2]
     h = st[I_HPLY]
@@ -1120,6 +1149,24 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
             bound = BOUND_EXACT
         else:
             bound = BOUND_UPPER
+        # correction history: the search's error of the static evaluation (not in check, the
+        # best move quiet, the bound on the side that says something, no mate or table score)
+        if corr_on and not checked and not qs_evasion and abs(best) < TB_BOUND:
+            bflag = best_move >> 16
+            quiet_best = best_move == 0 or (
+                (bd[(best_move >> 6) & 63] == 0 or bflag == FLAG_CASTLE)
+                and ((best_move >> 12) & 7) == 0
+                and bflag != FLAG_EP
+            )
+            if (
+                quiet_best
+                and not (bound == BOUND_LOWER and best <= static)
+                and not (bound == BOUND_UPPER and best >= static)
+            ):
+                j = corr_index(st, us)
+                weight = min(depth + 1, 16)
+                v = (mem[j] * (256 - weight) + (best - raw) * CORR_GRAIN * weight) // 256
+                mem[j] = max(-CORR_LIMIT, min(CORR_LIMIT, v))
         tt_store(
             tt,
             mem[M_STATS + S_AGE],
