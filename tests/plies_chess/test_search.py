@@ -403,3 +403,28 @@ def test_mates_keep_their_exact_scores_with_correction_history(fen: str, n: int)
     engine = Engine(hash_mb=8, params={"CORR_HIST": 1})
     result = engine.search(chess.Board(fen), depth=2 * abs(n) + 2)
     assert result.mate == n
+
+
+def test_continuation_history_fills_its_tables_and_switches_off() -> None:
+    """CONT_HIST on: a search fills the continuation tables (bounded by the history's gravity)
+    and still plays a legal move; off (the default): the tables stay empty."""
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    board.push_san("Bc4")
+    on = Engine(hash_mb=16, params={"CONT_HIST": 1})
+    assert on.search(board, depth=9).move in board.legal_moves
+    cont = on._contexts[0].mem[S.M_CONT : S.M_CONT + 1024 * 1024]
+    assert np.count_nonzero(cont) > 100
+    assert np.abs(cont).max() <= 16384
+    keys = on._contexts[0].mem[S.M_CKEY : S.M_CKEY + 2]
+    last = board.peek()
+    assert keys[0] == -1 and keys[1] == chess.BISHOP * 64 + last.to_square
+    off = Engine(hash_mb=16)
+    off.search(board, depth=6)
+    assert not off._contexts[0].mem[S.M_CONT : S.M_CONT + 1024 * 1024].any()
+
+
+@pytest.mark.parametrize("fen,n", _mates()[:4])
+def test_mates_keep_their_exact_scores_with_continuation_history(fen: str, n: int) -> None:
+    engine = Engine(hash_mb=8, params={"CONT_HIST": 1})
+    result = engine.search(chess.Board(fen), depth=2 * abs(n) + 2)
+    assert result.mate == n

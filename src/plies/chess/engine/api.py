@@ -284,6 +284,8 @@ class Engine:
         ctx.excluded[:] = -1
         ctx.features[:] = self.features
         ctx.history[:] //= 2
+        if ctx.knobs[S.K_CONT_HIST]:
+            ctx.mem[S.M_CONT : S.M_CONT + 1024 * 1024] >>= 1
 
     # --- search -----------------------------------------------------------------------------
 

@@ -99,6 +99,12 @@ SINGULAR_MARGIN = 2
 # correction history (1 on, 0 off): the static evaluation is corrected by the mean error the
 # searches below it found in positions with the same pawn structure (per side to move)
 CORR_HIST = 0
+# continuation history (1 on, 0 off): quiet moves are also ordered by how they did after the
+# previous move and the one before it (tables by the earlier move's piece and target square
+# and this move's piece and target square), and reduced by the sum of the three histories
+# divided by LMR_HISTORY_DIV (the butterfly history alone when off)
+CONT_HIST = 0
+LMR_HISTORY_DIV = 6000
 # Syzygy WDL probes inside the search (with tables loaded): at nodes of at least this depth
 # just after a capture or pawn move (UCI SyzygyProbeDepth)
 SYZYGY_PROBE_DEPTH = 1
@@ -119,7 +125,7 @@ SEARCH_NAMES = frozenset(
         "RFP_DEPTH", "FUTILITY_MARGIN", "FUTILITY_PER_PLY", "FUTILITY_DEPTH", "LMP_DEPTH",
         "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_VERIFY_DEPTH", "WIN_PROB_SCALE",
         "HISTORY_PRUNE_DEPTH", "HISTORY_PRUNE_MARGIN", "SINGULAR_DEPTH", "SINGULAR_MARGIN",
-        "SYZYGY_PROBE_DEPTH", "CORR_HIST",
+        "SYZYGY_PROBE_DEPTH", "CORR_HIST", "CONT_HIST", "LMR_HISTORY_DIV",
         "TIME_MOVES_TO_GO", "TIME_STABILITY", "TIME_STABLE", "TIME_DROP_CP",
     }
 )  # fmt: skip

@@ -142,7 +142,9 @@ K_SE_DEPTH = 11
 K_SE_MARGIN = 12
 K_TB_DEPTH = 13
 K_CORR_HIST = 14
-K_COUNT = 15
+K_CONT_HIST = 15
+K_LMR_HIST_DIV = 16
+K_COUNT = 17
 
 
 def search_knobs(overrides: dict | None = None) -> np.ndarray:
@@ -163,6 +165,8 @@ def search_knobs(overrides: dict | None = None) -> np.ndarray:
     k[K_SE_MARGIN] = o.get("SINGULAR_MARGIN", PR.SINGULAR_MARGIN)
     k[K_TB_DEPTH] = o.get("SYZYGY_PROBE_DEPTH", PR.SYZYGY_PROBE_DEPTH)
     k[K_CORR_HIST] = o.get("CORR_HIST", PR.CORR_HIST)
+    k[K_CONT_HIST] = o.get("CONT_HIST", PR.CONT_HIST)
+    k[K_LMR_HIST_DIV] = max(1, o.get("LMR_HISTORY_DIV", PR.LMR_HISTORY_DIV))
     return k
 
 
@@ -189,10 +193,16 @@ M_KNOBS = M_FEATURES + 16  # [K_COUNT]
 M_SEXCL = M_KNOBS + 32  # [MAX_PLY + 1] the move a singular-extension search at a ply skips
 M_TB = M_SEXCL + MAX_PLY + 1  # the Syzygy capture search's scratch (syzygy_kernel)
 M_CORR = M_TB + TB_SCRATCH + 8  # [2, CORR_SIZE] correction history by side and pawn hash
-M_SIZE = M_CORR + 2 * 16384
 CORR_SIZE = 16384
 CORR_GRAIN = 256  # entries are centipawns times this
 CORR_LIMIT = 128 * CORR_GRAIN
+# continuation history: slot ply + 2 of M_CKEY holds the key (piece code * 64 + target
+# square, < 1024) of the move made at ``ply`` (slots 0 and 1: the game's last two moves, set
+# at the root; -1: none or a null move); M_CONT the tables [an earlier move's key, this
+# move's key]
+M_CKEY = M_CORR + 2 * 16384  # [MAX_PLY + 3]
+M_CONT = M_CKEY + MAX_PLY + 3  # [1024, 1024]
+M_SIZE = M_CONT + 1024 * 1024
 
 
 class SearchContext(NamedTuple):
@@ -488,9 +498,11 @@ SCORE_BAD_CAPTURE = -(1 << 36)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def score_moves(bd, st, mem, ply: int, n: int, tt_move: int, quiet_node: bool) -> None:
+def score_moves(bd, st, mem, ply: int, n: int, tt_move: int, quiet_node: bool, c1: int,
+                c2: int) -> None:  # fmt: skip
     """Ordering scores: TT move, good captures (MVV-LVA; SEE checked only when the victim is
-    worth less than the attacker), queen promotions, killers, history, bad captures last."""
+    worth less than the attacker), queen promotions, killers, history (plus the continuation
+    histories at offsets ``c1`` and ``c2`` of ``mem``, each -1 for none), bad captures last."""
     us = st[I_SIDE]
     mb = M_MOVES + ply * MAX_MOVES
     sb = M_SCORES + ply * MAX_MOVES
@@ -527,7 +539,13 @@ def score_moves(bd, st, mem, ply: int, n: int, tt_move: int, quiet_node: bool) -
         elif mv == k1:
             mem[sb + i] = SCORE_KILLER2
         else:
-            mem[sb + i] = mem[hb + fr * 64 + to]
+            v = mem[hb + fr * 64 + to]
+            key = bd[fr] * 64 + to
+            if c1 >= 0:
+                v += mem[c1 + key]
+            if c2 >= 0:
+                v += mem[c2 + key]
+            mem[sb + i] = v
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -551,10 +569,22 @@ def pick(mem, ply: int, i: int, n: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _history_update(mem, us: int, mv: int, bonus: int) -> None:
-    j = M_HISTORY + us * 4096 + (mv & 63) * 64 + ((mv >> 6) & 63)
+def _gravity(mem, j: int, bonus: int) -> None:
+    """A history entry moved by ``bonus``, bounded to +-16384 (the larger, the less it
+    moves)."""
     h = mem[j]
     mem[j] = h + bonus - h * abs(bonus) // 16384
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _history_update(mem, us: int, mv: int, bonus: int, key: int, c1: int, c2: int) -> None:
+    """The butterfly history of ``mv`` and its continuation histories (``key``: the move's
+    piece * 64 + target; ``c1``, ``c2``: the tables' offsets, -1 for none)."""
+    _gravity(mem, M_HISTORY + us * 4096 + (mv & 63) * 64 + ((mv >> 6) & 63), bonus)
+    if c1 >= 0:
+        _gravity(mem, c1 + key, bonus)
+    if c2 >= 0:
+        _gravity(mem, c2 + key, bonus)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -711,6 +741,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
                 special = (bd[fr] & 7) == KING or (mv >> 16) == FLAG_EP
                 if not special and not pin_ok(bd, fr, (mv >> 6) & 63, ksq, us):
                     continue
+                mem[M_CKEY + ply + 2] = bd[fr] * 64 + ((mv >> 6) & 63)
                 make(bd, st, hist, pst, mv)
                 if (special and leaves_check(bd, st)) or (
                     stage == 1 and not gives_check(bd, st, mv)
@@ -747,6 +778,13 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
         depth = np.int64(1)
     if ply == 0:
         mem[M_STATS + S_ROOT_DEPTH] = depth
+        # the continuation keys of the game's last move (the one before it: none)
+        mem[M_CKEY + 0] = -1
+        mem[M_CKEY + 1] = -1
+        if st[I_HPLY] > 0:
+            lm = hist[st[I_HPLY] - 1, H_MOVE]
+            if lm > 0 and bd[(lm >> 6) & 63] != 0:
+                mem[M_CKEY + 1] = bd[(lm >> 6) & 63] * 64 + ((lm >> 6) & 63)
     # a singular-extension search of this node: the same node without the move ``excl``
     excl = mem[M_SEXCL + ply]
     key = st[I_HASH]
@@ -846,6 +884,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
             and abs(beta) < MATE_BOUND
         ):
             r = 3 + depth // 4 + min(3, (static - beta) // 200)
+            mem[M_CKEY + ply + 2] = -1
             make_null(st, hist)
             # at least depth 0: the first quiescence ply, where the quiet checks are
             null_depth = max(np.int64(0), depth - 1 - r)
@@ -907,8 +946,16 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
     if mem[M_FEATURES + F_TT] and tt_move == 0 and depth >= 5 and ply > 0:
         depth -= 1
 
+    # the continuation histories after the previous move and the one before it
+    c1 = -1
+    c2 = -1
+    if mem[M_KNOBS + K_CONT_HIST] != 0 and mem[M_FEATURES + F_ORDER] != 0:
+        if mem[M_CKEY + ply + 1] >= 0:
+            c1 = M_CONT + mem[M_CKEY + ply + 1] * 1024
+        if mem[M_CKEY + ply] >= 0:
+            c2 = M_CONT + mem[M_CKEY + ply] * 1024
     n = generate(bd, st, mem, M_MOVES + ply * MAX_MOVES, True)
-    score_moves(bd, st, mem, ply, n, tt_move, True)
+    score_moves(bd, st, mem, ply, n, tt_move, True, c1, c2)
     counter_move = 0
     if last_move > 0 and mem[M_FEATURES + F_ORDER]:
         lto = (last_move >> 6) & 63
@@ -1003,10 +1050,12 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
             ):
                 legal += 1
                 continue
+        mkey = bd[fr] * 64 + to
         make(bd, st, hist, pst, mv)
         if special and leaves_check(bd, st):
             undo(bd, st, hist)
             continue
+        mem[M_CKEY + ply + 2] = mkey
         legal += 1
         if ply == 0:
             mem[M_STATS + S_ROOT_MOVES] = legal
@@ -1049,7 +1098,11 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
                 if mv == mem[M_KILLERS + 2 * ply + 0] or mv == mem[M_KILLERS + 2 * ply + 1]:
                     r -= 1
                 hv = mem[M_HISTORY + us * 4096 + fr * 64 + to]
-                r -= hv // 6000
+                if c1 >= 0:
+                    hv += mem[c1 + mkey]
+                if c2 >= 0:
+                    hv += mem[c2 + mkey]
+                r -= hv // mem[M_KNOBS + K_LMR_HIST_DIV]
                 if r > new_depth - 1:
                     r = new_depth - 1
                 if r < 0:
@@ -1133,11 +1186,13 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
                 mem[M_KILLERS + 2 * ply + 1] = mem[M_KILLERS + 2 * ply + 0]
                 mem[M_KILLERS + 2 * ply + 0] = best_move
             bonus = min(depth * depth * 8, 1600)
-            _history_update(mem, us, best_move, bonus)
+            bkey = bd[best_move & 63] * 64 + ((best_move >> 6) & 63)
+            _history_update(mem, us, best_move, bonus, bkey, c1, c2)
             for j in range(nquiet):
                 q = mem[M_QUIETS + ply * MAX_MOVES + j]
                 if q != best_move:
-                    _history_update(mem, us, q, -bonus)
+                    qkey = bd[q & 63] * 64 + ((q >> 6) & 63)
+                    _history_update(mem, us, q, -bonus, qkey, c1, c2)
             if last_move > 0:
                 lto = (last_move >> 6) & 63
                 mem[M_COUNTER + bd[lto] * 64 + lto] = best_move
