@@ -13,60 +13,102 @@ from __future__ import annotations
 import numpy as np
 
 # material, middle game / end game: pawn, knight, bishop, rook, queen
-MATERIAL_MG = (80, 325, 343, 473, 968)
-MATERIAL_EG = (78, 300, 295, 528, 962)
+MATERIAL_MG = (76, 332, 342, 473, 970)
+MATERIAL_EG = (68, 298, 295, 529, 964)
 
 # piece-square shaping
-PAWN_ADVANCE_MG = (0, 0, 4, 9, 16, 28, 50, 0)  # by relative rank
-PAWN_ADVANCE_EG = (0, 0, 6, 14, 28, 50, 85, 0)
+PAWN_ADVANCE_MG = (0, 2, 3, 8, 11, 28, 51, 0)  # by relative rank
+PAWN_ADVANCE_EG = (0, 8, 7, 17, 18, 41, 83, 0)
 PAWN_CENTRE_MG = 12  # d/e pawns on ranks 4-5
-KNIGHT_CENTRE = (6, 4)  # per step closer to the centre (mg, eg)
-BISHOP_CENTRE = (3, 3)
-ROOK_SEVENTH = (18, 12)
-QUEEN_CENTRE = (2, 5)
-KING_CENTRE_EG = 10  # end game: per step closer to the centre
-KING_SHELTER_MG = (10, 0, -20, -35, -45, -55, -60, -60)  # by relative rank
-KING_FILE_MG = (14, 22, 6, -8, -8, 0, 24, 16)  # castled corners good, centre files bad
+KNIGHT_CENTRE = (9, 6)  # per step closer to the centre (mg, eg)
+BISHOP_CENTRE = (5, 3)
+ROOK_SEVENTH = (19, 14)
+QUEEN_CENTRE = (1, 4)
+KING_CENTRE_EG = 5  # end game: per step closer to the centre
+KING_SHELTER_MG = (9, -3, -17, -34, -45, -54, -60, -60)  # by relative rank
+KING_FILE_MG = (10, 22, 8, -10, -6, -2, 26, 18)  # castled corners good, centre files bad
 
 # mobility: per reachable square beyond a base count (mg, eg), by piece type
-MOBILITY_MG = (0, 0, 4, 4, 2, 1, 0)
-MOBILITY_EG = (0, 0, 4, 5, 4, 2, 0)
-MOBILITY_BASE = (0, 0, 4, 6, 6, 12, 0)
+MOBILITY_MG = (0, 0, 0, 5, 3, 1, 0)
+MOBILITY_EG = (0, 0, 4, 4, 4, 6, 0)
+MOBILITY_BASE = (0, 0, 4, 2, 3, 3, 0)
 
 # pawn structure (mg, eg)
-DOUBLED = (2, 10)
-ISOLATED = (12, 10)
-PASSED_MG = (0, 13, 8, 18, 30, 53, 66, 0)  # by relative rank
-PASSED_EG = (0, 20, 16, 32, 58, 81, 102, 0)
-PASSED_FREE_EG = 23  # the square in front is empty
+DOUBLED = (-1, 2)
+ISOLATED = (9, 20)
+PASSED_MG = (0, 12, 9, 10, 23, 52, 67, 0)  # by relative rank
+PASSED_EG = (0, 20, 20, 21, 55, 76, 100, 0)
+PASSED_FREE_EG = 19  # the square in front is empty
 # end game: per square of king distance (Chebyshev) to the square in front of a passed pawn,
 # times (relative rank - 2) from the fourth rank on: the enemy king's distance counts for
 # the pawn, its own king's against
-PASSED_KING_THEIRS_EG = 8
-PASSED_KING_OWN_EG = 6
+PASSED_KING_THEIRS_EG = 13
+PASSED_KING_OWN_EG = 9
 # a pawn defended by an own pawn or with an own pawn beside it on its rank, by relative rank
-CONNECTED_MG = (0, 6, 4, 14, 20, 20, 40, 0)
-CONNECTED_EG = (0, 8, 2, -8, -8, 12, 22, 0)
+CONNECTED_MG = (0, 5, 15, 15, 18, 22, 40, 0)
+CONNECTED_EG = (0, 5, 7, -4, 0, 12, 22, 0)
 # per enemy piece (knight .. queen) attacked by an own pawn
-THREAT_BY_PAWN = (40, 25)
+THREAT_BY_PAWN = (39, 25)
 
 # king safety: attack units per attacker type on the king zone, scaled by a table
-KING_ATTACK_UNITS = (0, 0, 2, 2, 3, 5, 0)
+KING_ATTACK_UNITS = (0, 0, 3, 2, 3, 4, 0)
 KING_SAFETY_SCALE = 6  # cp per (units^2 / 4), capped
 KING_SAFETY_CAP = 500
-SHIELD_PAWN = 12  # mg: per own pawn in front of a castled-side king
+SHIELD_PAWN = 9  # mg: per own pawn in front of a castled-side king
 OPEN_FILE_NEAR_KING = 18  # mg: per half-open file at or next to the king
 
 # per-square corrections added to the shaped tables (tuned by ``plies train chess``): piece
 # type (pawn .. king) x relative rank (0..7) x file distance from the a/h edge (0..3: files
 # a-d, mirrored to h-e), index ``(type - 1) * 32 + rank * 4 + file``
-PST_DELTA_MG = (0,) * 192
-PST_DELTA_EG = (0,) * 192
+# fmt: off
+PST_DELTA_MG = (  # by piece (pawn .. king), relative rank, file a-d
+    # pawn
+    0, 0, 0, 0, 2, 2, 3, -6, -2, -1, -2, 3, 0, 0, -5, 6,
+    -2, -1, 5, -6, 1, 0, -2, -1, 1, -1, 0, 1, 0, 0, 0, 0,
+    # knight
+    0, -6, 1, 0, 0, -1, 0, 6, -2, -1, -4, -5, 5, 1, 4, 0,
+    2, 5, 1, -2, 0, 2, 0, 3, 0, -1, 0, 0, 0, 0, 0, 0,
+    # bishop
+    0, -1, -1, -1, -2, 3, -1, -1, 2, 4, 0, -7, 0, 1, -1, 3,
+    0, -2, 1, 1, 0, 1, -1, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    # rook
+    4, -1, 10, 4, -8, -3, 0, -4, -7, -2, -2, 1, -2, 1, -2, 0,
+    2, 1, 1, 1, 2, 1, 0, 0, 1, -1, 1, 0, 0, 1, 0, 0,
+    # queen
+    -2, 1, 1, -2, 0, -1, 2, 1, -2, 0, 0, 2, 2, -2, 1, -2,
+    2, -1, 2, -1, 1, 0, 1, 0, 0, -1, 0, 1, 0, 0, 0, 0,
+    # king
+    -2, 2, -2, 0, 1, -3, 0, 0, 0, 1, 2, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+)
+# fmt: on
+# fmt: off
+PST_DELTA_EG = (  # by piece (pawn .. king), relative rank, file a-d
+    # pawn
+    0, 0, 0, 0, 6, -1, 7, -3, -1, -1, -4, 8, 6, 3, -6, 1,
+    -2, 0, 0, -8, -5, -3, -3, 1, -2, -3, 1, 2, 0, 0, 0, 0,
+    # knight
+    0, -3, 0, -2, 0, -1, -2, 2, -1, 1, -4, -3, -1, 1, 2, 1,
+    1, 2, 2, -1, 1, 2, -1, 2, 0, 0, 0, 0, 0, 0, 0, 0,
+    # bishop
+    1, -1, 1, -1, -1, -5, -1, -3, 1, 1, -2, 2, 1, 2, 2, 1,
+    1, 1, 2, 1, -1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0,
+    # rook
+    -4, -1, -1, -3, -3, -1, -1, -4, -3, 1, 0, 0, 1, 2, 1, 0,
+    3, 2, 1, 2, 2, 2, 0, 1, 0, -1, 1, 2, 1, 2, 0, 0,
+    # queen
+    -1, 0, 0, -1, 0, 0, 0, 0, 0, 1, -2, 0, -1, 0, 0, -1,
+    1, 1, 1, -1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0,
+    # king
+    -6, -4, -2, 1, 3, 1, 0, 1, 1, 4, 2, -3, 0, 1, 2, -3,
+    0, 1, 1, -3, 0, 1, 1, 0, -1, 2, 1, -1, -1, -1, 0, 0,
+)
+# fmt: on
 
-BISHOP_PAIR = (34, 50)
-ROOK_OPEN_FILE = (40, 2)
-ROOK_HALF_OPEN = (22, 22)
-TEMPO = 12
+BISHOP_PAIR = (31, 44)
+ROOK_OPEN_FILE = (40, 0)
+ROOK_HALF_OPEN = (23, 14)
+TEMPO = 7
 
 # score -> win probability: 1 / (1 + exp(-cp / WIN_PROB_SCALE))
 WIN_PROB_SCALE = 250.0
