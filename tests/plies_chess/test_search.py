@@ -170,16 +170,18 @@ WAC_200 = "2rqrn1k/pb4pp/1p2pp2/n2P4/2P3N1/P2B2Q1/1B3PPP/2R1R1K1 w - - 0 1"
 def test_quiet_mate_threat_is_not_cut_by_the_null_move() -> None:
     """WAC.001: Qg6 threatens the quiet Qh7#. The reduced search after Qg6 used to meet a null
     move whose quiescence never saw the quiet mate; quiet checks at the first quiescence ply
-    of a null-move search find it at depth 8. (With the evaluation of issue 25 the search
-    finds WAC.001 at depth 8 without them too; WAC.200, Bxf6, is a position where the switch
-    still decides at depth 8.)"""
-    with_checks = Engine(hash_mb=8)
-    r = with_checks.search(chess.Board(WAC_001), depth=8)
-    assert r.move == chess.Move.from_uci("g3g6") and r.mate == 2
-    bxf6 = chess.Move.from_uci("b2f6")
-    assert Engine(hash_mb=8).search(chess.Board(WAC_200), depth=8).move == bxf6
+    of a null-move search find it at depth 8, and without them the search plays another move
+    (with the evaluation refitted in session 26; the session-17 evaluation found it without
+    them). WAC.200 (Bxf6) is decided by the switch at depth 9."""
+    qg6 = chess.Move.from_uci("g3g6")
+    r = Engine(hash_mb=8).search(chess.Board(WAC_001), depth=8)
+    assert r.move == qg6 and r.mate == 2
     without = Engine(hash_mb=8, features={"qsearch_checks": False})
-    assert without.search(chess.Board(WAC_200), depth=8).move != bxf6
+    assert without.search(chess.Board(WAC_001), depth=8).move != qg6
+    bxf6 = chess.Move.from_uci("b2f6")
+    assert Engine(hash_mb=8).search(chess.Board(WAC_200), depth=9).move == bxf6
+    without = Engine(hash_mb=8, features={"qsearch_checks": False})
+    assert without.search(chess.Board(WAC_200), depth=9).move != bxf6
 
 
 def test_movetime_is_respected_and_multipv_lines_differ(engine: Engine) -> None:
@@ -267,7 +269,7 @@ def test_search_runs_twice_from_the_cache() -> None:
 def test_history_pruning_shrinks_the_tree_and_switches_off() -> None:
     """Quiet moves with a history below -HISTORY_PRUNE_MARGIN * depth are skipped near the
     leaves (when HISTORY_PRUNE_DEPTH > 0; off by default): fewer nodes than without."""
-    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    board = chess.Board("r1bq1rk1/pp2bppp/2n2n2/3p4/3P4/2NB1N2/PP3PPP/R1BQ1RK1 w - - 0 10")
     on = Engine(hash_mb=16, params={"HISTORY_PRUNE_DEPTH": 3}).search(board, depth=12)
     off = Engine(hash_mb=16).search(board, depth=12)
     assert on.nodes < off.nodes

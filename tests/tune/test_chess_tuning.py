@@ -108,8 +108,8 @@ def test_batch_evaluation_matches_the_engine_for_any_parameters():
 
 
 def test_pst_corrections_are_mirrored_and_signed():
-    delta = [0] * 192
-    delta[(chess.KNIGHT - 1) * 32 + 2 * 4 + 2] = 50  # knight, relative rank 3, file c or f
+    delta = list(P.PST_DELTA_MG)
+    delta[(chess.KNIGHT - 1) * 32 + 2 * 4 + 2] += 50  # knight, relative rank 3, file c or f
     base, _ = P.eval_arrays()
     pst, _ = P.eval_arrays({"PST_DELTA_MG": delta})
     diff = pst - base
