@@ -255,6 +255,14 @@ class FitReport:
         return self.__dict__.copy()
 
 
+def _check_fit(positions: Positions, names: tuple[str, ...]) -> None:
+    unknown = set(names) - set(EVAL_NAMES)
+    if unknown:
+        raise InvalidOption(f"not evaluation parameters: {', '.join(sorted(unknown))}")
+    if len(positions) < 20:
+        raise InvalidOption(f"too few quiet positions to fit: {len(positions)}")
+
+
 def _split(positions: Positions, rng: random.Random, share: float) -> tuple[Positions, Positions]:
     """(training set, held-out set): a seeded shuffle's first ``share`` held out."""
     order = list(range(len(positions)))
@@ -281,11 +289,7 @@ def texel_fit(
     losses). ``prior`` > 0 adds ``prior * (value - start)^2`` per parameter to the training
     loss: a pull toward the starting values, so that parameters the data hardly determines do
     not wander (the reported losses are without it)."""
-    unknown = set(names) - set(EVAL_NAMES)
-    if unknown:
-        raise InvalidOption(f"not evaluation parameters: {', '.join(sorted(unknown))}")
-    if len(positions) < 20:
-        raise InvalidOption(f"too few quiet positions to fit: {len(positions)}")
+    _check_fit(positions, names)
     if step < 1 or passes < 1:
         raise InvalidOption("step and passes must be at least 1")
     rng = random.Random(seed)
@@ -408,11 +412,7 @@ def gradient_fit(
     The objective is the mean squared error against the labels (the results, blended with the
     search scores by ``score_weight``: :meth:`Positions.labels`) plus ``prior * (value -
     start)^2`` per number; the reported losses are against the results alone."""
-    unknown = set(names) - set(EVAL_NAMES)
-    if unknown:
-        raise InvalidOption(f"not evaluation parameters: {', '.join(sorted(unknown))}")
-    if len(positions) < 20:
-        raise InvalidOption(f"too few quiet positions to fit: {len(positions)}")
+    _check_fit(positions, names)
     if rounds < 1 or iterations < 1 or not 0 <= score_weight <= 1:
         raise InvalidOption("rounds and iterations must be at least 1, score weight 0..1")
     train, held = _split(positions, random.Random(seed), held_out_share)

@@ -64,33 +64,32 @@ def train_chess(request: ChessTrainRequest, console: Any) -> dict | None:
     games.sort(key=lambda g: g["seed"])  # the fit's split follows the order: make it the seeds'
     positions = chess_fit.quiet_positions(games)
     base = chess_fit.load_params(request.params) if request.params else None
+    gradient = request.method == "gradient"
+    if request.score_weight and not gradient:
+        raise InvalidOption("--score-weight needs --method gradient")
     with _bar(console) as bar:
-        if request.method == "gradient":
-            task = bar.add_task("fit rounds", total=request.rounds)
+        task = bar.add_task(
+            "fit rounds" if gradient else "fit passes",
+            total=request.rounds if gradient else request.passes,
+        )
+        common = dict(
+            seed=request.seed,
+            base=base,
+            names=request.only,
+            prior=request.prior,
+            progress=lambda done, _loss: bar.update(task, completed=done),
+        )
+        if gradient:
             changed, report = chess_fit.gradient_fit(
                 positions,
-                seed=request.seed,
                 rounds=request.rounds,
                 iterations=request.iterations,
-                base=base,
-                names=request.only,
-                prior=request.prior,
                 score_weight=request.score_weight,
-                progress=lambda done, _loss: bar.update(task, completed=done),
+                **common,
             )
         else:
-            if request.score_weight:
-                raise InvalidOption("--score-weight needs --method gradient")
-            task = bar.add_task("fit passes", total=request.passes)
             changed, report = chess_fit.texel_fit(
-                positions,
-                seed=request.seed,
-                step=request.step,
-                passes=request.passes,
-                base=base,
-                names=request.only,
-                prior=request.prior,
-                progress=lambda done, _loss: bar.update(task, completed=done),
+                positions, step=request.step, passes=request.passes, **common
             )
     assert request.out is not None
     chess_fit.write_params(changed, request.out, base)
