@@ -1389,6 +1389,9 @@ def train_chess(**kw) -> None:
         raise InvalidOption(f"--score-weight must be within 0..1, not {kw['score_weight']}")
     if kw["prior"] < 0:
         raise InvalidOption(f"--prior must not be negative, not {kw['prior']}")
+    for name in ("rounds", "iterations", "passes", "step"):
+        if kw[name] < 1:
+            raise InvalidOption(f"--{name} must be at least 1, not {kw[name]}")
     if kw["score_weight"] and kw["method"] != "gradient":
         raise InvalidOption("--score-weight needs --method gradient")
     if kw["params"]:

@@ -294,6 +294,7 @@ def test_train_chess_command(tmp_path, capsys):
         (["--score-weight", "1.5"], "--score-weight"),
         (["--score-weight", "0.5", "--method", "coordinate"], "needs --method gradient"),
         (["--prior", "-1"], "--prior"),
+        (["--rounds", "0"], "--rounds"),
     ):
         with pytest.raises(SystemExit) as exc:
             main([*args, "--out", str(out), *bad])

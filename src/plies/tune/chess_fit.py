@@ -421,6 +421,7 @@ def gradient_fit(
     k = fit_k(train, values)
     target = train.labels(k, score_weight)
     fitted = Positions(train.bd, train.st, target, train.score)
+    slots = [s for s in _slots(values) if not names or s[0] in names]
 
     def objective(vals: dict) -> float:
         pen = sum((_get(vals, s) - _get(start, s)) ** 2 for s in slots)
@@ -428,7 +429,6 @@ def gradient_fit(
 
     report = FitReport(k, loss(train, values, k), 0.0, loss(held, values, k), 0.0,
                        len(train), len(held), 0, 1)  # fmt: skip
-    slots = [s for s in _slots(values) if not names or s[0] in names]
     current = objective(values)
     for r in range(rounds):
         e0, c = coefficients(fitted, values, slots)
