@@ -52,11 +52,6 @@ ORDER = "learned"
 ATTACK = 82
 DEFENCE = 64
 
-# the share (in 64ths) of the cell-value term taken from the position before the last move
-# (0: none): the sums swing with whose turn it is, and the blend damps that swing; 32 averages
-# the two plies
-EVAL_SMOOTH = 0
-
 # score -> win probability scale (centi-units): 1 / (1 + exp(-score / WIN_PROB_SCALE))
 WIN_PROB_SCALE = 400.0
 
@@ -163,7 +158,6 @@ TUNABLE = (
     "CLASS_BONUS",
     "ATTACK",
     "DEFENCE",
-    "EVAL_SMOOTH",
     "LMR_BASE",
     "LMR_DIVISOR",
     "QTHREE_PLIES",
@@ -225,8 +219,6 @@ def check_number(name: str, value: float) -> None:
     most numbers take any value, a few are bounded (``NET_SIZE``: 0 or a board size)."""
     from plies.gomoku.rules import MAX_SIZE, MIN_SIZE
 
-    if name == "EVAL_SMOOTH" and value not in range(0, 65):
-        raise ValueError(f"EVAL_SMOOTH must be a whole number 0..64, not {value}")
     if name == "NET_SIZE" and value != 0 and value not in range(MIN_SIZE, MAX_SIZE + 1):
         raise ValueError(f"NET_SIZE must be 0 or a board size {MIN_SIZE}..{MAX_SIZE}, not {value}")
 

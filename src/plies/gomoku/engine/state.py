@@ -82,8 +82,7 @@ W_ATTACK = 0
 W_DEFENCE = 1
 W_NET = 2  # 1 when the pattern network is on (pattern_net.py)
 W_NET_SIZE = 3  # params.NET_SIZE: the board size the network's far-cell count is referred to
-W_SMOOTH = 4  # params.EVAL_SMOOTH: the previous ply's share of the cell-value term, in 64ths
-W_COUNT = 5
+W_COUNT = 4
 
 
 @intrinsic
@@ -287,9 +286,6 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     net_size = overrides.get("NET_SIZE", params.rule_value("NET_SIZE", rule))
     params.check_number("NET_SIZE", net_size)
     weights[W_NET_SIZE] = int(net_size)
-    smooth = overrides.get("EVAL_SMOOTH", params.rule_value("EVAL_SMOOTH", rule))
-    params.check_number("EVAL_SMOOTH", smooth)
-    weights[W_SMOOTH] = int(smooth)
     return Tables(packed, cv, ev, zob, weights, threat, PN.engine_array(net))
 
 
@@ -633,19 +629,11 @@ def hash_of(st) -> np.uint64:
 
 @njit(cache=True, nogil=True, _nrt=False)
 def evaluate(st, tb) -> int:
-    """Static evaluation for the side to move (centi-units): the cell-value sums (blended with
-    those before the last move by ``EVAL_SMOOTH``), the threat term (:mod:`threat_eval`) and
-    the pattern network."""
+    """Static evaluation for the side to move (centi-units): the cell-value sums and the
+    threat term (:mod:`threat_eval`)."""
     s = st.info[I_SIDE] - 1
     own = st.info[I_EVALSUM + s]
     opp = st.info[I_EVALSUM + 1 - s]
-    smooth = tb.weights[W_SMOOTH]
-    ply = st.info[I_PLY]
-    if smooth != 0 and ply > st.info[I_BASE_PLY]:
-        # blend in the sums before the last move (seen by the same side), which damps the
-        # swing of the cell values from one ply to the next
-        own = (own * (64 - smooth) + st.ucounts[ply - 1, U_EVALSUM + s] * smooth) // 64
-        opp = (opp * (64 - smooth) + st.ucounts[ply - 1, U_EVALSUM + 1 - s] * smooth) // 64
     cells = (own * tb.weights[W_ATTACK] - opp * tb.weights[W_DEFENCE]) // 64
     value = cells + tb.threat[s, TE.mask_of(st.counts, s)]
     if st.info[I_NET]:
