@@ -116,7 +116,8 @@ def net_data(
             nz = np.flatnonzero(counts)
             parts[key].append(nz + (colour * n if tables == 2 else 0))
             parts[key + "_n"].append(counts[nz])
-        base.append(float(ST.evaluate(st, tb) + threat[s, TE.mask_of(st.counts, s)]))
+        mask = TE.mask_of(st.counts, s, tb.weights[ST.W_BLACK_33])
+        base.append(float(ST.evaluate(st, tb) + threat[s, mask]))
         target.append(t)
         game.append(int(record["seed"]))
 

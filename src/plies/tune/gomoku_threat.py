@@ -122,8 +122,9 @@ def threat_data(
         if quiet and st.counts[s, ST.C_FLEX4] + st.counts[1 - s, ST.C_FLEX4] > 0:
             continue
         cols["base"].append(ST.evaluate(st, tb))
-        cols["own"].append(TE.side_mask(st.counts, s))
-        cols["opp"].append(TE.side_mask(st.counts, 1 - s))
+        black_33 = tb.weights[ST.W_BLACK_33]
+        cols["own"].append(TE.side_mask(st.counts, s, black_33))
+        cols["opp"].append(TE.side_mask(st.counts, 1 - s, black_33))
         cols["colour"].append(s)
         cols["target"].append(target)
         cols["game"].append(int(record["seed"]))

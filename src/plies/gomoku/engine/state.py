@@ -82,7 +82,8 @@ W_ATTACK = 0
 W_DEFENCE = 1
 W_NET = 2  # 1 when the pattern network is on (pattern_net.py)
 W_NET_SIZE = 3  # params.NET_SIZE: the board size the network's far-cell count is referred to
-W_COUNT = 4
+W_BLACK_33 = 4  # params.RENJU_33_FORBIDDEN under Renju, else 0
+W_COUNT = 5
 
 
 @intrinsic
@@ -261,6 +262,13 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     cls, val = p4_tables(rule, overrides.get("PATTERN_VALUE"), overrides.get("CLASS_BONUS"))
     cv = cls.astype(np.int32) | (val.astype(np.int32) << 8)  # one look-up: class and value
     ev = val.astype(np.int32)
+    name = "RENJU_33_FORBIDDEN"
+    black_33 = int(overrides.get(name, params.rule_value(name, rule)))
+    if black_33 not in (0, 1):
+        raise ValueError(f"RENJU_33_FORBIDDEN must be 0 or 1, not {black_33}")
+    black_33 *= int(rule == RENJU)
+    if black_33:  # black cannot play its double-three cells: they are worth nothing to it
+        ev[0, (cls[0] & CHECK_FLAG) != 0] = 0
     learned = combo_values(rule, overrides)
     if learned is not None:
         from plies.gomoku.engine import combos
@@ -286,6 +294,7 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     net_size = overrides.get("NET_SIZE", params.rule_value("NET_SIZE", rule))
     params.check_number("NET_SIZE", net_size)
     weights[W_NET_SIZE] = int(net_size)
+    weights[W_BLACK_33] = black_33
     return Tables(packed, cv, ev, zob, weights, threat, PN.engine_array(net))
 
 
@@ -635,7 +644,7 @@ def evaluate(st, tb) -> int:
     own = st.info[I_EVALSUM + s]
     opp = st.info[I_EVALSUM + 1 - s]
     cells = (own * tb.weights[W_ATTACK] - opp * tb.weights[W_DEFENCE]) // 64
-    value = cells + tb.threat[s, TE.mask_of(st.counts, s)]
+    value = cells + tb.threat[s, TE.mask_of(st.counts, s, tb.weights[W_BLACK_33])]
     if st.info[I_NET]:
         value += PN.net_output(st.info, I_ACC, s, tb.net)
     return value

@@ -41,11 +41,14 @@ _THREE, _THREE2, _FOUR, _FOUR_THREE, _FLEX4 = 1, 2, 3, 4, 5
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def side_mask(counts, s: int) -> int:
-    """The bucket (0 .. SIDE_MASKS - 1) of side ``s``'s threat counts (``counts[s, class]``)."""
+def side_mask(counts, s: int, black_33_forbidden: int = 0) -> int:
+    """The bucket (0 .. SIDE_MASKS - 1) of side ``s``'s threat counts (``counts[s, class]``);
+    ``black_33_forbidden`` (Renju): black's double-three cells are no double threats."""
     f = counts[s, _FLEX4]
     flex = 0 if f == 0 else (1 if f <= 2 else 2)
-    d = counts[s, _THREE2] + counts[s, _FOUR_THREE]
+    d = counts[s, _FOUR_THREE]
+    if s != 0 or black_33_forbidden == 0:
+        d += counts[s, _THREE2]
     double = d if d < 2 else 2
     q = counts[s, _FOUR]
     four = 0 if q == 0 else (1 if q <= 2 else (2 if q <= 4 else 3))
@@ -55,10 +58,12 @@ def side_mask(counts, s: int) -> int:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def mask_of(counts, s: int) -> int:
+def mask_of(counts, s: int, black_33_forbidden: int = 0) -> int:
     """The position's threat mask for side to move ``s`` (0 black): its own bucket times
-    SIDE_MASKS plus the opponent's."""
-    return side_mask(counts, s) * SIDE_MASKS + side_mask(counts, 1 - s)
+    SIDE_MASKS plus the opponent's (``black_33_forbidden``: see :func:`side_mask`)."""
+    return side_mask(counts, s, black_33_forbidden) * SIDE_MASKS + side_mask(
+        counts, 1 - s, black_33_forbidden
+    )
 
 
 def decode_side(mask):
