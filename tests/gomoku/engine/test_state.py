@@ -121,3 +121,44 @@ def test_renju_forbidden_cells_are_classified() -> None:
     i8 = int(rules.to_pos(8, 7, st.info[ST.I_STRIDE]))
     assert st.cls[0, i8] & ST.CHECK_FLAG
     assert rules.is_forbidden(st.cells, st.info[ST.I_STRIDE], i8)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=hs.integers(0, 2**32 - 1), size_index=hs.integers(0, len(SIZES) - 1))
+def test_incremental_equals_rebuild_with_black_double_threes_forbidden(
+    seed: int, size_index: int
+) -> None:
+    tb = ST.make_tables(rules.RENJU, {"RENJU_33_FORBIDDEN": 1})
+    assert tb.weights[ST.W_BLACK_33] == 1
+    _walk(rules.RENJU, seed, size_index, tb)
+
+
+def test_black_double_three_cells_as_forbidden() -> None:
+    """RENJU_33_FORBIDDEN: black's double-three cell adds no value and no double threat to
+    black's threat mask; white's cells, other rules and the move classes stay as they were."""
+    from plies.gomoku.engine import threat_eval as TE
+
+    moves = ["g8", "a1", "h8", "a3", "i9", "a5", "i10", "a7"]
+    board = Board.from_moves(moves, 15, "renju")
+    plain = ST.make_tables(rules.RENJU, {"NET": "off"})
+    as_forbidden = ST.make_tables(rules.RENJU, {"NET": "off", "RENJU_33_FORBIDDEN": 1})
+    st, _ = ST.state_from_board(board, plain)
+    st2, _ = ST.state_from_board(board, as_forbidden)
+    i8 = int(rules.to_pos(8, 7, st.info[ST.I_STRIDE]))
+    idx = int(st.p4[i8]) & 0xFFFF
+    assert plain.p4ev[0, idx] > 0 and as_forbidden.p4ev[0, idx] == 0
+    assert np.array_equal(plain.p4ev[1], as_forbidden.p4ev[1])
+    assert np.array_equal(plain.p4cv, as_forbidden.p4cv)  # the search's classes are the same
+    assert st.info[ST.I_EVALSUM] - st2.info[ST.I_EVALSUM] == plain.p4ev[0, idx]
+    assert st.info[ST.I_EVALSUM + 1] == st2.info[ST.I_EVALSUM + 1]
+    assert st2.counts[0, ST.C_THREE2] == st.counts[0, ST.C_THREE2] > 0
+    _, double, _, _ = TE.decode_side(TE.side_mask(st.counts, 0))
+    _, double2, _, _ = TE.decode_side(TE.side_mask(st.counts, 0, 1))
+    assert double > 0 and double2 == 0
+    white = np.array([[0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 2, 0, 0, 0, 0, 0]], dtype=np.int32)
+    assert TE.side_mask(white, 1, 1) == TE.side_mask(white, 1, 0)
+    # only Renju reads it
+    free = ST.make_tables(rules.FREESTYLE, {"RENJU_33_FORBIDDEN": 1})
+    assert free.weights[ST.W_BLACK_33] == 0
+    with pytest.raises(ValueError, match="RENJU_33_FORBIDDEN"):
+        ST.make_tables(rules.RENJU, {"RENJU_33_FORBIDDEN": 2})
