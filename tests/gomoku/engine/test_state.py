@@ -161,4 +161,4 @@ def test_black_double_three_cells_as_forbidden() -> None:
     free = ST.make_tables(rules.FREESTYLE, {"RENJU_33_FORBIDDEN": 1})
     assert free.weights[ST.W_BLACK_33] == 0
     with pytest.raises(ValueError, match="RENJU_33_FORBIDDEN"):
-        ST.make_tables(rules.RENJU, {"RENJU_33_FORBIDDEN": 3})
+        ST.make_tables(rules.RENJU, {"RENJU_33_FORBIDDEN": 2})

@@ -53,9 +53,8 @@ ATTACK = 82
 DEFENCE = 64
 
 # Renju: whether the evaluation takes black's double-three cells as forbidden (1: they add no
-# cell value and no double threat to black's threat mask; nearly all of them are forbidden;
-# 2: nor do they make a node unquiet for the search's pruning) or as double threats (0); the
-# move generator checks each one exactly either way
+# cell value and no double threat to black's threat mask; nearly all of them are forbidden)
+# or as double threats (0); the move generator checks each one exactly either way
 RENJU_33_FORBIDDEN = 0
 
 # score -> win probability scale (centi-units): 1 / (1 + exp(-score / WIN_PROB_SCALE))

@@ -44,7 +44,6 @@ from plies.gomoku.engine.state import (
     I_PLY,
     I_SIDE,
     MAX_CELLS,
-    W_BLACK_33,
     evaluate,
     make_inline,
     prefetch,
@@ -619,15 +618,8 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                     return tscore
 
     # the opponent's strongest threat: cells where it would make a flex four, a four-three or
-    # a double three (a quiet position for pruning has none of them; RENJU_33_FORBIDDEN 2:
-    # black's double-three cells, nearly all forbidden, do not count)
-    black_33 = tb.weights[W_BLACK_33] >= 2
-    opp_threats = st.counts[o, C_FLEX4] + st.counts[o, C_FOUR_THREE]
-    if o != 0 or not black_33:
-        opp_threats += st.counts[o, C_THREE2]
-    own_doubles = st.counts[s, C_FOUR_THREE]
-    if s != 0 or not black_33:
-        own_doubles += st.counts[s, C_THREE2]
+    # a double three (a quiet position for pruning has none of them)
+    opp_threats = st.counts[o, C_FLEX4] + st.counts[o, C_FOUR_THREE] + st.counts[o, C_THREE2]
     static_eval = evaluate(st, tb)
     quiet_node = forced < 0 and ply > 0 and not pv_node and opp_threats == 0 and skip_move < 0
     if quiet_node and features[F_FUTILITY] and depth <= 4 and abs(beta) < WIN_BOUND:
@@ -640,7 +632,9 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         and depth <= 2
         and abs(alpha) < WIN_BOUND
         and static_eval + RAZOR_MARGIN * depth < alpha
-        and not (features[F_RAZOR_THREATS] and own_doubles > 0)
+        and not (
+            features[F_RAZOR_THREATS] and st.counts[s, C_THREE2] + st.counts[s, C_FOUR_THREE] > 0
+        )
     ):
         # razoring: far below alpha with no threat to answer; if the horizon search (VCF and
         # open-three answers) confirms it, trust it. Not with an own double three or

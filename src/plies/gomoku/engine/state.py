@@ -264,8 +264,8 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     ev = val.astype(np.int32)
     name = "RENJU_33_FORBIDDEN"
     black_33 = int(overrides.get(name, params.rule_value(name, rule)))
-    if black_33 not in (0, 1, 2):
-        raise ValueError(f"RENJU_33_FORBIDDEN must be 0, 1 or 2, not {black_33}")
+    if black_33 not in (0, 1):
+        raise ValueError(f"RENJU_33_FORBIDDEN must be 0 or 1, not {black_33}")
     black_33 *= int(rule == RENJU)
     if black_33:  # black cannot play its double-three cells: they are worth nothing to it
         ev[0, (cls[0] & CHECK_FLAG) != 0] = 0
