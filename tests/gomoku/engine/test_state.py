@@ -140,7 +140,7 @@ def test_black_double_three_cells_as_forbidden() -> None:
 
     moves = ["g8", "a1", "h8", "a3", "i9", "a5", "i10", "a7"]
     board = Board.from_moves(moves, 15, "renju")
-    plain = ST.make_tables(rules.RENJU, {"NET": "off"})
+    plain = ST.make_tables(rules.RENJU, {"NET": "off", "RENJU_33_FORBIDDEN": 0})
     as_forbidden = ST.make_tables(rules.RENJU, {"NET": "off", "RENJU_33_FORBIDDEN": 1})
     st, _ = ST.state_from_board(board, plain)
     st2, _ = ST.state_from_board(board, as_forbidden)
