@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from plies.gomoku import Board, rules
-from plies.gomoku.engine import combos
+from plies.gomoku.engine import combos, params
 from plies.gomoku.engine import state as ST
 
 SIZES = [(15, 15), (9, 9), (20, 12)]
@@ -162,3 +162,5 @@ def test_black_double_three_cells_as_forbidden() -> None:
     assert free.weights[ST.W_BLACK_33] == 0
     with pytest.raises(ValueError, match="RENJU_33_FORBIDDEN"):
         ST.make_tables(rules.RENJU, {"RENJU_33_FORBIDDEN": 2})
+    with pytest.raises(ValueError, match="RENJU_33_FORBIDDEN must be 0 or 1"):
+        params.parse_number("RENJU_33_FORBIDDEN", "2")  # pbrain INFO param, arena specs

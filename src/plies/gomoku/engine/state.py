@@ -263,9 +263,9 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     cv = cls.astype(np.int32) | (val.astype(np.int32) << 8)  # one look-up: class and value
     ev = val.astype(np.int32)
     name = "RENJU_33_FORBIDDEN"
-    black_33 = int(overrides.get(name, params.rule_value(name, rule)))
-    if black_33 not in (0, 1):
-        raise ValueError(f"RENJU_33_FORBIDDEN must be 0 or 1, not {black_33}")
+    black_33 = overrides.get(name, params.rule_value(name, rule))
+    params.check_number(name, black_33)
+    black_33 = int(black_33)
     black_33 *= int(rule == RENJU)
     if black_33:  # black cannot play its double-three cells: they are worth nothing to it
         ev[0, (cls[0] & CHECK_FLAG) != 0] = 0
