@@ -381,7 +381,7 @@ def test_correction_history_learns_bounded_corrections_by_pawn_structure() -> No
     table = on._contexts[0].mem[S.M_CORR : S.M_CORR + 2 * S.CORR_SIZE]
     assert np.count_nonzero(table) > 10
     assert np.abs(table).max() <= S.CORR_LIMIT
-    off = Engine(hash_mb=16)
+    off = Engine(hash_mb=16, params={"CONT_HIST": 0})
     off.search(board, depth=6)
     assert not off._contexts[0].mem[S.M_CORR : S.M_CORR + 2 * S.CORR_SIZE].any()
     pos, same_pawns, other_pawns = (
@@ -408,11 +408,11 @@ def test_mates_keep_their_exact_scores_with_correction_history(fen: str, n: int)
 
 
 def test_continuation_history_fills_its_tables_and_switches_off() -> None:
-    """CONT_HIST on: a search fills the continuation tables (bounded by the history's gravity)
-    and still plays a legal move; off (the default): the tables stay empty."""
+    """CONT_HIST on (the default): a search fills the continuation tables (bounded by the
+    history's gravity) and still plays a legal move; off: the tables stay empty."""
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     board.push_san("Bc4")
-    on = Engine(hash_mb=16, params={"CONT_HIST": 1})
+    on = Engine(hash_mb=16)
     assert on.search(board, depth=9).move in board.legal_moves
     cont = on._contexts[0].mem[S.M_CONT : S.M_CONT + 1024 * 1024]
     assert np.count_nonzero(cont) > 100
@@ -420,7 +420,7 @@ def test_continuation_history_fills_its_tables_and_switches_off() -> None:
     keys = on._contexts[0].mem[S.M_CKEY : S.M_CKEY + 2]
     last = board.peek()
     assert keys[0] == -1 and keys[1] == chess.BISHOP * 64 + last.to_square
-    off = Engine(hash_mb=16)
+    off = Engine(hash_mb=16, params={"CONT_HIST": 0})
     off.search(board, depth=6)
     assert not off._contexts[0].mem[S.M_CONT : S.M_CONT + 1024 * 1024].any()
 
