@@ -211,6 +211,9 @@ def reference_evaluate(bd, st, w) -> int:
                 if scratch[c * 8 + ff] == 0:
                     mg -= sign * w[P.W_OPEN_NEAR_KING]
             mg += sign * shield * w[P.W_SHIELD]
+    threat_mg, threat_eg = _threat_terms(bd, st, w)
+    mg += threat_mg
+    eg += threat_eg
     if st[I_CNT + BISHOP] >= 2:
         mg += w[P.W_BISHOP_PAIR_MG]
         eg += w[P.W_BISHOP_PAIR_EG]
@@ -228,6 +231,88 @@ def reference_evaluate(bd, st, w) -> int:
     if st[I_SIDE] == 1:
         score = -score
     return score + w[P.W_TEMPO]
+
+
+def _attacks_of(bd, sq: int) -> set[int]:
+    """The squares the piece on ``sq`` attacks, walking its moves square by square."""
+    p = bd[sq]
+    t = p & 7
+    c = p >> 3
+    out: set[int] = set()
+    if t == PAWN:
+        ahead = (sq >> 3) + (1 if c == 0 else -1)
+        for ff in ((sq & 7) - 1, (sq & 7) + 1):
+            if 0 <= ff < 8 and 0 <= ahead < 8:
+                out.add(ahead * 8 + ff)
+    elif t in (KNIGHT, KING):
+        table = KNIGHT_TO if t == KNIGHT else KING_TO
+        out.update(int(x) for x in table[sq] if x >= 0)
+    else:
+        directions = range(4, 8) if t == BISHOP else range(4) if t == ROOK else range(8)
+        for d in directions:
+            out.update(_ray(bd, sq, d))
+    return out
+
+
+def _ray(bd, sq: int, d: int) -> list[int]:
+    """The squares from ``sq`` along direction ``d`` up to and including the first piece."""
+    out = []
+    for k in range(7):
+        tgt = RAYS[sq, d, k]
+        if tgt < 0:
+            break
+        out.append(int(tgt))
+        if bd[tgt] != 0:
+            break
+    return out
+
+
+def _threat_terms(bd, st, w) -> tuple[int, int]:
+    """Threats by minor pieces and rooks, undefended pieces attacked, safe checks: (mg, eg)
+    from white's view, from attack sets built square by square."""
+    attacked = [set(), set()]  # by colour
+    by_type = [{t: set() for t in (KNIGHT, BISHOP, ROOK, QUEEN)} for _ in range(2)]
+    for sq in range(64):
+        p = bd[sq]
+        if p == 0:
+            continue
+        att = _attacks_of(bd, sq)
+        attacked[p >> 3] |= att
+        if (p & 7) in by_type[p >> 3]:
+            by_type[p >> 3][p & 7] |= att
+    mg = eg = 0
+    for c in range(2):
+        sign = 1 if c == 0 else -1
+        them = 1 - c
+        minors = by_type[c][KNIGHT] | by_type[c][BISHOP]
+        for sq in range(64):
+            p = bd[sq]
+            if p == 0 or p >> 3 != them or p & 7 == KING:
+                continue
+            v = p & 7
+            defended = sq in attacked[them]
+            if sq in minors and (v != PAWN or not defended):
+                mg += sign * w[P.W_THREAT_MINOR_MG + v]
+                eg += sign * w[P.W_THREAT_MINOR_EG + v]
+            if sq in by_type[c][ROOK] and (v == QUEEN or not defended):
+                mg += sign * w[P.W_THREAT_ROOK_MG + v]
+                eg += sign * w[P.W_THREAT_ROOK_EG + v]
+            if v != PAWN and sq in attacked[c] and not defended:
+                mg += sign * w[P.W_HANGING_MG]
+                eg += sign * w[P.W_HANGING_EG]
+        ek = st[I_KSQ + them]
+        checks = {
+            KNIGHT: {int(x) for x in KNIGHT_TO[ek] if x >= 0},
+            BISHOP: {s for d in range(4, 8) for s in _ray(bd, ek, d)},
+            ROOK: {s for d in range(4) for s in _ray(bd, ek, d)},
+        }
+        checks[QUEEN] = checks[BISHOP] | checks[ROOK]
+        for t in (KNIGHT, BISHOP, ROOK, QUEEN):
+            for s in checks[t] & by_type[c][t]:
+                if (bd[s] == 0 or bd[s] >> 3 != c) and s not in attacked[them]:
+                    mg += sign * w[P.W_SAFE_CHECK + t]
+                    break
+    return mg, eg
 
 
 def _least_attacker(bd, sq: int, side: int) -> int:

@@ -157,15 +157,31 @@ def test_check_tests_match_python_chess_on_the_perft_suite() -> None:
             pos.pop()
 
 
+# every term on, with values unlike each other, so that a term counted for the wrong piece,
+# colour or square shows
+THREAT_TERMS = {
+    "THREAT_BY_MINOR_MG": (3, 21, 23, 37, 41),
+    "THREAT_BY_MINOR_EG": (11, 17, 19, 43, 53),
+    "THREAT_BY_ROOK_MG": (5, 13, 29, 7, 31),
+    "THREAT_BY_ROOK_EG": (9, 27, 33, 2, 47),
+    "HANGING": (59, 61),
+    "SAFE_CHECK": (67, 71, 73, 79),
+}
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=160))
-def test_evaluation_equals_the_square_by_square_reference(choices: list[int]) -> None:
+@given(
+    st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=160),
+    st.booleans(),
+)
+def test_evaluation_equals_the_square_by_square_reference(choices: list[int], threats) -> None:
+    from plies.chess.engine import params as P
     from plies.chess.engine.evaluate import evaluate
     from plies.chess.position import default_eval_arrays
 
     from .reference import reference_evaluate
 
-    _, w = default_eval_arrays()
+    _, w = P.eval_arrays(THREAT_TERMS) if threats else default_eval_arrays()
     scratch = np.zeros(256, dtype=np.int64)
     board = chess.Board()
     pos = Position.from_board(board)

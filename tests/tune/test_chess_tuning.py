@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from plies.chess.engine import params as P
-from plies.chess.engine.evaluate import evaluate
+from plies.chess.engine.evaluate import SCRATCH, evaluate
 from plies.chess.position import Position
 from plies.cli import main
 from plies.errors import InvalidOption
@@ -100,7 +100,7 @@ def test_batch_evaluation_matches_the_engine_for_any_parameters():
         np.ones(len(boards)),
     )
     got = chess_fit.white_evals(positions, overrides)
-    scratch = np.zeros(1, dtype=np.int64)
+    scratch = np.zeros(SCRATCH, dtype=np.int64)
     for board, value in zip(boards, got, strict=True):
         pos = Position.from_board(board, pst)
         e = evaluate(pos.bd, pos.st, w, scratch)

@@ -35,7 +35,7 @@ from numba import njit
 
 from plies.chess.engine import params as P
 from plies.chess.engine.board import I_EG, I_MG, I_SIDE
-from plies.chess.engine.evaluate import evaluate
+from plies.chess.engine.evaluate import SCRATCH, evaluate
 from plies.errors import InvalidOption
 
 SEARCH_NAMES = P.SEARCH_NAMES
@@ -148,7 +148,7 @@ def quiet_positions(games: list[dict], skip: int = 4, mate_bound: int = 10000) -
 
 @njit(cache=True, nogil=True)
 def _white_evals(bd, st, pst, w, out) -> None:
-    scratch = np.zeros(1, dtype=np.int64)
+    scratch = np.zeros(SCRATCH, dtype=np.int64)
     for i in range(bd.shape[0]):
         b = bd[i]
         s = st[i]

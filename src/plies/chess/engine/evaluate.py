@@ -1,8 +1,9 @@
 """The static evaluation (compiled): tapered material and piece-square sums (kept incrementally
 by ``board.make``), plus mobility, pawn structure (doubled, isolated, connected, passed with
-king distances), pieces attacked by pawns, king safety, bishop pair, rooks on open files and
-a tempo bonus, computed at the node from the bitboards of ``st``. Weights come from
-``params.eval_arrays``.
+king distances), pieces attacked by pawns, threats by minor pieces and rooks, undefended
+pieces attacked, king safety (attackers on the king's zone, safe checks, shelter), bishop
+pair, rooks on open files and a tempo bonus, computed at the node from the bitboards of
+``st``. Weights come from ``params.eval_arrays``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from plies.chess.engine.board import (
     I_PHASE,
     I_SIDE,
     KING,
+    KING_BB,
     KNIGHT,
     KNIGHT_BB,
     PAWN,
@@ -37,7 +39,7 @@ from plies.chess.engine.board import (
     set_bitboards,
 )
 
-SCRATCH = 96  # int64 slots of the search memory reserved for the evaluation (unused now)
+SCRATCH = 96  # int64 slots of the search memory reserved for the evaluation ([0:8] used)
 
 
 def _king_near() -> np.ndarray:
@@ -96,9 +98,26 @@ def _pawn_tables():
 PAWN_ATT_BB, BESIDE_BB, KING_DIST = _pawn_tables()
 
 
+@njit(cache=True, nogil=True, inline="always")
+def slider_attacks(sq: int, occ: int, d0: int, d1: int) -> int:
+    """The squares a slider on ``sq`` attacks along directions ``d0 .. d1 - 1`` of
+    ``RAY_BB`` (0-3 the lines, 4-7 the diagonals), each ray cut at its first blocker."""
+    att = np.int64(0)
+    for d in range(d0, d1):
+        ray = RAY_BB[d, sq]
+        blockers = ray & occ
+        if blockers != 0:
+            b = lsb(blockers) if RAY_UP[d] else msb(blockers)
+            ray ^= RAY_BB[d, b]
+        att |= ray
+    return att
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def evaluate(bd, st, w, scratch) -> int:
-    """The position's value for the side to move, in centipawns (``scratch`` is unused)."""
+    """The position's value for the side to move, in centipawns. ``scratch`` (int64, at least
+    8 of its ``SCRATCH`` slots; unchecked) receives the squares attacked by each side's
+    knights, bishops, rooks and queens at ``colour * 4 + type - KNIGHT``."""
     if st[I_BB_OK] == 0:
         set_bitboards(bd, st)
     mg = st[I_MG]
@@ -160,6 +179,8 @@ def evaluate(bd, st, w, scratch) -> int:
     king_units_1 = 0
     king_att_0 = 0
     king_att_1 = 0
+    for i in range(8):
+        scratch[i] = 0
     for c in range(2):
         sign = 1 if c == 0 else -1
         own_occ = occ_w if c == 0 else occ_b
@@ -174,16 +195,7 @@ def evaluate(bd, st, w, scratch) -> int:
                 if t == KNIGHT:
                     att = KNIGHT_BB[sq]
                 else:
-                    att = np.int64(0)
-                    d0 = 4 if t == BISHOP else 0
-                    d1 = 4 if t == ROOK else 8
-                    for d in range(d0, d1):
-                        ray = RAY_BB[d, sq]
-                        blockers = ray & occ
-                        if blockers != 0:
-                            b = lsb(blockers) if RAY_UP[d] else msb(blockers)
-                            ray ^= RAY_BB[d, b]
-                        att |= ray
+                    att = slider_attacks(sq, occ, 4 if t == BISHOP else 0, 4 if t == ROOK else 8)
                     if t == ROOK:
                         fm = FILE_BB[sq & 7]
                         if own_pawns & fm == 0:
@@ -193,6 +205,7 @@ def evaluate(bd, st, w, scratch) -> int:
                             else:
                                 mg += sign * w[P.W_ROOK_HALF_MG]
                                 eg += sign * w[P.W_ROOK_HALF_EG]
+                scratch[(c << 2) + t - KNIGHT] |= att
                 m = popcount(att & ~own_occ) - w[P.W_MOB_BASE + t]
                 mg += sign * m * w[P.W_MOB_MG + t]
                 eg += sign * m * w[P.W_MOB_EG + t]
@@ -203,6 +216,48 @@ def evaluate(bd, st, w, scratch) -> int:
                     else:
                         king_units_0 += w[P.W_KING_UNITS + t]
                         king_att_0 += 1
+    # threats by minor pieces and rooks (by the victim's type), undefended pieces attacked,
+    # safe checks (middle game)
+    att_w = pawn_att_w | KING_BB[st[I_KSQ]] | scratch[0] | scratch[1] | scratch[2] | scratch[3]
+    att_b = pawn_att_b | KING_BB[st[I_KSQ + 1]] | scratch[4] | scratch[5] | scratch[6] | scratch[7]
+    for c in range(2):
+        sign = 1 if c == 0 else -1
+        them = 1 - c
+        ours = att_w if c == 0 else att_b
+        theirs = att_b if c == 0 else att_w
+        their_occ = occ_b if c == 0 else occ_w
+        their_pawns = bp if c == 0 else wp
+        their_king = st[I_BB + (them << 3) + KING]
+        their_pieces = their_occ & ~their_pawns & ~their_king
+        minors = scratch[c << 2] | scratch[(c << 2) + 1]
+        rooks = scratch[(c << 2) + 2]
+        x = minors & (their_pieces | (their_pawns & ~theirs))
+        while x != 0:
+            v = bd[lsb(x)] & 7
+            x &= x - 1
+            mg += sign * w[P.W_THREAT_MINOR_MG + v]
+            eg += sign * w[P.W_THREAT_MINOR_EG + v]
+        x = rooks & (st[I_BB + (them << 3) + QUEEN] | (their_occ & ~their_king & ~theirs))
+        while x != 0:
+            v = bd[lsb(x)] & 7
+            x &= x - 1
+            mg += sign * w[P.W_THREAT_ROOK_MG + v]
+            eg += sign * w[P.W_THREAT_ROOK_EG + v]
+        hanging = popcount(their_pieces & ours & ~theirs)
+        mg += sign * hanging * w[P.W_HANGING_MG]
+        eg += sign * hanging * w[P.W_HANGING_EG]
+        ek = st[I_KSQ + them]
+        safe = ~theirs & ~(occ_w if c == 0 else occ_b)
+        diagonals = slider_attacks(ek, occ, 4, 8)
+        lines = slider_attacks(ek, occ, 0, 4)
+        if scratch[c << 2] & KNIGHT_BB[ek] & safe != 0:
+            mg += sign * w[P.W_SAFE_CHECK + KNIGHT]
+        if scratch[(c << 2) + 1] & diagonals & safe != 0:
+            mg += sign * w[P.W_SAFE_CHECK + BISHOP]
+        if rooks & lines & safe != 0:
+            mg += sign * w[P.W_SAFE_CHECK + ROOK]
+        if scratch[(c << 2) + 3] & (diagonals | lines) & safe != 0:
+            mg += sign * w[P.W_SAFE_CHECK + QUEEN]
     # king safety (middle game): attackers on the zone, pawn shield, open files
     for c in range(2):
         sign = 1 if c == 0 else -1

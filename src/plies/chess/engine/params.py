@@ -49,6 +49,19 @@ CONNECTED_MG = (0, 5, 15, 15, 18, 22, 40, 0)
 CONNECTED_EG = (0, 5, 7, -4, 0, 12, 22, 0)
 # per enemy piece (knight .. queen) attacked by an own pawn
 THREAT_BY_PAWN = (39, 25)
+# threats by pieces, by the victim's type (pawn .. queen): an enemy piece, or a pawn the
+# enemy does not defend, attacked by an own knight or bishop; an enemy queen, or any enemy
+# piece or pawn the enemy does not defend, attacked by an own rook
+THREAT_BY_MINOR_MG = (0, 0, 0, 0, 0)
+THREAT_BY_MINOR_EG = (0, 0, 0, 0, 0)
+THREAT_BY_ROOK_MG = (0, 0, 0, 0, 0)
+THREAT_BY_ROOK_EG = (0, 0, 0, 0, 0)
+# per enemy piece (knight .. queen) attacked and not defended (mg, eg)
+HANGING = (0, 0)
+# middle game, per piece type (knight, bishop, rook, queen) that can give a safe check: a
+# square it attacks from which it would check the enemy king, not holding an own piece and
+# not attacked by the enemy
+SAFE_CHECK = (0, 0, 0, 0)
 
 # king safety: attack units per attacker type on the king zone, scaled by a table
 KING_ATTACK_UNITS = (0, 0, 3, 2, 3, 4, 0)
@@ -202,7 +215,14 @@ W_PASSED_KING_THEIRS = 90
 W_PASSED_KING_OWN = 91
 W_THREAT_PAWN_MG = 92
 W_THREAT_PAWN_EG = 93
-W_COUNT = 96
+W_THREAT_MINOR_MG = 96  # 8 slots by victim type (pawn = 1 .. queen = 5)
+W_THREAT_MINOR_EG = 104
+W_THREAT_ROOK_MG = 112
+W_THREAT_ROOK_EG = 120
+W_HANGING_MG = 128
+W_HANGING_EG = 129
+W_SAFE_CHECK = 130  # 8 slots by checking piece type (knight = 2 .. queen = 5)
+W_COUNT = 144
 
 NAMES = [n for n in dir() if n.isupper() and not n.startswith("W_") and n != "SEARCH_NAMES"]
 
@@ -283,4 +303,10 @@ def eval_arrays(overrides: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     w[W_PASSED_KING_THEIRS] = g("PASSED_KING_THEIRS_EG")
     w[W_PASSED_KING_OWN] = g("PASSED_KING_OWN_EG")
     w[W_THREAT_PAWN_MG], w[W_THREAT_PAWN_EG] = g("THREAT_BY_PAWN")
+    w[W_THREAT_MINOR_MG + 1 : W_THREAT_MINOR_MG + 6] = g("THREAT_BY_MINOR_MG")
+    w[W_THREAT_MINOR_EG + 1 : W_THREAT_MINOR_EG + 6] = g("THREAT_BY_MINOR_EG")
+    w[W_THREAT_ROOK_MG + 1 : W_THREAT_ROOK_MG + 6] = g("THREAT_BY_ROOK_MG")
+    w[W_THREAT_ROOK_EG + 1 : W_THREAT_ROOK_EG + 6] = g("THREAT_BY_ROOK_EG")
+    w[W_HANGING_MG], w[W_HANGING_EG] = g("HANGING")
+    w[W_SAFE_CHECK + 2 : W_SAFE_CHECK + 6] = g("SAFE_CHECK")
     return pst, w
