@@ -170,14 +170,15 @@ WAC_200 = "2rqrn1k/pb4pp/1p2pp2/n2P4/2P3N1/P2B2Q1/1B3PPP/2R1R1K1 w - - 0 1"
 def test_quiet_mate_threat_is_not_cut_by_the_null_move() -> None:
     """WAC.001: Qg6 threatens the quiet Qh7#. The reduced search after Qg6 used to meet a null
     move whose quiescence never saw the quiet mate; quiet checks at the first quiescence ply
-    of a null-move search find it at depth 8, and without them the search plays another move
-    (with the evaluation refitted in session 26; the session-17 evaluation found it without
-    them). WAC.200 (Bxf6) is decided by the switch at depth 9."""
+    of a null-move search find it (at depth 10 with session 28's threat terms, 8 before), and
+    without them the search plays another move (with the evaluation refitted in session 26;
+    the session-17 evaluation found it without them). WAC.200 (Bxf6) is decided by the switch
+    at depth 9."""
     qg6 = chess.Move.from_uci("g3g6")
-    r = Engine(hash_mb=8).search(chess.Board(WAC_001), depth=8)
+    r = Engine(hash_mb=8).search(chess.Board(WAC_001), depth=10)
     assert r.move == qg6 and r.mate == 2
     without = Engine(hash_mb=8, features={"qsearch_checks": False})
-    assert without.search(chess.Board(WAC_001), depth=8).move != qg6
+    assert without.search(chess.Board(WAC_001), depth=10).move != qg6
     bxf6 = chess.Move.from_uci("b2f6")
     assert Engine(hash_mb=8).search(chess.Board(WAC_200), depth=9).move == bxf6
     without = Engine(hash_mb=8, features={"qsearch_checks": False})
@@ -345,11 +346,13 @@ def test_time_scale_by_stability_and_score_drop() -> None:
 def test_stable_best_move_scales_the_soft_limit(monkeypatch) -> None:
     """On a clock, the soft limit's factor after each iteration follows the best move's
     stability: taking a hanging rook stays the best move, so the factor falls to the
-    table's last entry; with TIME_STABILITY 0 it stays 1."""
+    table's last entry; with TIME_STABILITY 0 it stays 1. (TIME_DROP_CP is set out of reach:
+    the score moves by a centipawn or two between iterations, which would scale the factor
+    up by 1 + drop / TIME_DROP_CP.)"""
     board = chess.Board("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1")
     scales: dict[int, list[float]] = {1: [], 0: []}
     for on in (1, 0):
-        e = Engine(hash_mb=16, params={"TIME_STABILITY": on})
+        e = Engine(hash_mb=16, params={"TIME_STABILITY": on, "TIME_DROP_CP": 10**6})
         seen = scales[on]
 
         def record(start, elapsed, scale=1.0, seen=seen):
