@@ -689,6 +689,7 @@ def _run_arena(verb: str, fmt: str, kw: dict, sprt: dict | None = None) -> None:
 
     from plies.arena import build_config, run_match
     from plies.arena.display import MatchDisplay, score_lines
+    from plies.arena.match import repeat_notice
     from plies.arena.output import GameWriter, write_json
 
     out_dir = kw.pop("out_dir") or f"plies-{verb}-{dt.datetime.now():%Y%m%d-%H%M%S}"
@@ -705,6 +706,9 @@ def _run_arena(verb: str, fmt: str, kw: dict, sprt: dict | None = None) -> None:
             f"concurrency {config.concurrency} ({config.backend})"
         )
     )
+    notice = repeat_notice(config)
+    if notice:
+        out.print(Text(notice))
     with MatchDisplay(out, live) as display:
 
         def on_result(report, result) -> None:

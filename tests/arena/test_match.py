@@ -7,7 +7,7 @@ import pytest
 
 from plies.arena import build_config, run_match
 from plies.arena.adjudication import Adjudication, Adjudicator, parse_draw, parse_resign
-from plies.arena.match import schedule
+from plies.arena.match import repeat_notice, schedule
 from plies.cli import main
 from plies.errors import InvalidOption
 
@@ -29,6 +29,23 @@ def test_schedule_swaps_colours_on_the_same_opening(tmp_path):
         assert first.opening == second.opening
         assert first.engine_ids == (0, 1) and second.engine_ids == (1, 0)
     assert [j.opening.moves for j in jobs[::2]] == [("4,4",), ("4,4", "5,4"), ("4,4",)]
+
+
+def test_repeated_openings_are_announced(tmp_path):
+    """26 openings and 400 games: 200 pairs, each opening played about 8 times, which
+    fixed-node engines replay move for move (session 28 found Renju self-play SPRTs of 400
+    games that held 52 distinct games)."""
+    path = tmp_path / "o.txt"
+    path.write_text("".join(f"{i % 6 - 3},{i // 6 - 2}\n" for i in range(26)))
+    many = build_config(["plies:random", "plies:random"], games=400, openings=str(path), **SMALL)
+    notice = repeat_notice(many)
+    assert notice is not None and "200 game pairs" in notice and "26 opening(s)" in notice
+    enough = build_config(["plies:random", "plies:random"], games=52, openings=str(path), **SMALL)
+    assert repeat_notice(enough) is None
+    odd = build_config(["plies:random", "plies:random"], games=53, openings=str(path), **SMALL)
+    assert repeat_notice(odd) is not None  # the 27th pair reuses the first opening
+    assert repeat_notice(build_config(["plies:random", "plies:random"], games=2, **SMALL)) is None
+    assert repeat_notice(build_config(["plies:random", "plies:random"], games=4, **SMALL))
 
 
 def test_round_robin_and_gauntlet_pairings():

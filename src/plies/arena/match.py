@@ -118,6 +118,20 @@ def schedule(config: MatchConfig) -> Iterator[GameJob]:
                 pair_no += 1
 
 
+def repeat_notice(config: MatchConfig) -> str | None:
+    """A one-line notice when the schedule plays an opening more than once a pairing (None
+    otherwise): engines with a fixed node or depth limit on one thread then replay the same
+    games, which the Elo, its error bars and the SPRT would count as new ones."""
+    pairs = (config.games + 1) // 2 * config.rounds
+    if pairs <= len(config.openings):
+        return None
+    return (
+        f"note: {pairs} game pairs a pairing over {len(config.openings)} opening(s): openings "
+        "repeat, and deterministic engines (a fixed node or depth limit, one thread) replay "
+        "the same games, which the Elo, error bars and SPRT count as new ones"
+    )
+
+
 def total_games(config: MatchConfig) -> int:
     return config.games * config.rounds * len(pairings(len(config.engines), config.format))
 
