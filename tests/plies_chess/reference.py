@@ -212,9 +212,8 @@ def reference_evaluate(bd, st, w) -> int:
                     mg -= sign * w[P.W_OPEN_NEAR_KING]
             mg += sign * shield * w[P.W_SHIELD]
     threat_mg, threat_eg = _threat_terms(bd, st, w)
-    structure_mg, structure_eg = _structure_terms(bd, w)
-    mg += threat_mg + structure_mg
-    eg += threat_eg + structure_eg
+    mg += threat_mg
+    eg += threat_eg
     if st[I_CNT + BISHOP] >= 2:
         mg += w[P.W_BISHOP_PAIR_MG]
         eg += w[P.W_BISHOP_PAIR_EG]
@@ -313,58 +312,6 @@ def _threat_terms(bd, st, w) -> tuple[int, int]:
                 if (bd[s] == 0 or bd[s] >> 3 != c) and s not in attacked[them]:
                     mg += sign * w[P.W_SAFE_CHECK + t]
                     break
-    return mg, eg
-
-
-def _structure_terms(bd, w) -> tuple[int, int]:
-    """Outposts, backward pawns and own pawns on a bishop's colour: (mg, eg) from white's
-    view, square by square."""
-
-    def pawn_at(f: int, r: int, c: int) -> bool:
-        return 0 <= f < 8 and 0 <= r < 8 and bd[r * 8 + f] == PAWN | (c << 3)
-
-    def pawn_attacks(sq: int, c: int) -> bool:  # a pawn of colour c attacks sq
-        f, r = sq & 7, sq >> 3
-        back = r - 1 if c == 0 else r + 1
-        return pawn_at(f - 1, back, c) or pawn_at(f + 1, back, c)
-
-    mg = eg = 0
-    for sq in range(64):
-        p = bd[sq]
-        if p == 0:
-            continue
-        t, c = p & 7, p >> 3
-        sign = 1 if c == 0 else -1
-        f, r = sq & 7, sq >> 3
-        rel = r if c == 0 else 7 - r
-        if t == PAWN:
-            sides = [ff for ff in (f - 1, f + 1) if 0 <= ff < 8]
-            if not any(pawn_at(ff, rr, c) for ff in sides for rr in range(8)):
-                continue  # isolated
-            level_or_behind = range(0, r + 1) if c == 0 else range(r, 8)
-            stop = r + 1 if c == 0 else r - 1
-            if (
-                not any(pawn_at(ff, rr, c) for ff in sides for rr in level_or_behind)
-                and 0 <= stop < 8
-                and pawn_attacks(stop * 8 + f, 1 - c)
-            ):
-                mg -= sign * w[P.W_BACKWARD_MG]
-                eg -= sign * w[P.W_BACKWARD_EG]
-        if t in (KNIGHT, BISHOP) and 3 <= rel <= 5 and pawn_attacks(sq, c):
-            ahead = range(r + 1, 8) if c == 0 else range(0, r)
-            if not any(pawn_at(ff, rr, 1 - c) for ff in (f - 1, f + 1) for rr in ahead):
-                slot = P.W_OUTPOST_KNIGHT_MG if t == KNIGHT else P.W_OUTPOST_BISHOP_MG
-                mg += sign * w[slot]
-                eg += sign * w[slot + 1]
-        if t == BISHOP:
-            colour = (f + r) % 2
-            n = sum(
-                1
-                for s in range(64)
-                if bd[s] == PAWN | (c << 3) and ((s & 7) + (s >> 3)) % 2 == colour
-            )
-            mg += sign * n * w[P.W_BISHOP_PAWNS_MG]
-            eg += sign * n * w[P.W_BISHOP_PAWNS_EG]
     return mg, eg
 
 

@@ -159,17 +159,13 @@ def test_check_tests_match_python_chess_on_the_perft_suite() -> None:
 
 # every term on, with values unlike each other, so that a term counted for the wrong piece,
 # colour or square shows
-NEW_TERMS = {
+THREAT_TERMS = {
     "THREAT_BY_MINOR_MG": (3, 21, 23, 37, 41),
     "THREAT_BY_MINOR_EG": (11, 17, 19, 43, 53),
     "THREAT_BY_ROOK_MG": (5, 13, 29, 7, 31),
     "THREAT_BY_ROOK_EG": (9, 27, 33, 2, 47),
     "HANGING": (59, 61),
     "SAFE_CHECK": (67, 71, 73, 79),
-    "OUTPOST_KNIGHT": (83, 89),
-    "OUTPOST_BISHOP": (97, 101),
-    "BACKWARD": (103, 107),
-    "BISHOP_PAWNS": (-109, -113),
 }
 
 
@@ -185,7 +181,7 @@ def test_evaluation_equals_the_square_by_square_reference(choices: list[int], th
 
     from .reference import reference_evaluate
 
-    _, w = P.eval_arrays(NEW_TERMS) if threats else default_eval_arrays()
+    _, w = P.eval_arrays(THREAT_TERMS) if threats else default_eval_arrays()
     scratch = np.zeros(256, dtype=np.int64)
     board = chess.Board()
     pos = Position.from_board(board)

@@ -98,19 +98,6 @@ def _pawn_tables():
 PAWN_ATT_BB, BESIDE_BB, KING_DIST = _pawn_tables()
 
 
-def _rank_tables():
-    """behind[c, r]: the ranks at or behind rank r for colour c; light: the light squares."""
-    behind = np.zeros((2, 8), dtype=np.int64)
-    for r in range(8):
-        behind[0, r] = bits_of(sq for sq in range(64) if sq >> 3 <= r)
-        behind[1, r] = bits_of(sq for sq in range(64) if sq >> 3 >= r)
-    light = bits_of(sq for sq in range(64) if ((sq & 7) + (sq >> 3)) % 2 == 1)
-    return behind, light
-
-
-BEHIND_BB, LIGHT_BB = _rank_tables()
-
-
 @njit(cache=True, nogil=True, inline="always")
 def slider_attacks(sq: int, occ: int, d0: int, d1: int) -> int:
     """The squares a slider on ``sq`` attacks along directions ``d0 .. d1 - 1`` of
@@ -140,19 +127,10 @@ def evaluate(bd, st, w, scratch) -> int:
     occ_w = st[I_BB]
     occ_b = st[I_BB + 8]
     occ = occ_w | occ_b
-    # the squares each side's pawns attack
+    # pawn structure: doubled, isolated, connected, passed (by rank, with a free path and
+    # the kings' distances in the end game); the squares each side's pawns attack
     pawn_att_w = np.int64(0)
     pawn_att_b = np.int64(0)
-    x = wp
-    while x != 0:
-        pawn_att_w |= PAWN_ATT_BB[0, lsb(x)]
-        x &= x - 1
-    x = bp
-    while x != 0:
-        pawn_att_b |= PAWN_ATT_BB[1, lsb(x)]
-        x &= x - 1
-    # pawn structure: doubled, isolated, backward, connected, passed (by rank, with a free
-    # path and the kings' distances in the end game)
     for c in range(2):
         own = wp if c == 0 else bp
         opp = bp if c == 0 else wp
@@ -164,6 +142,10 @@ def evaluate(bd, st, w, scratch) -> int:
             f = sq & 7
             r = sq >> 3
             rel = r if c == 0 else 7 - r
+            if c == 0:
+                pawn_att_w |= PAWN_ATT_BB[0, sq]
+            else:
+                pawn_att_b |= PAWN_ATT_BB[1, sq]
             on_file = own & FILE_BB[f]
             if on_file & (on_file - 1) != 0:
                 mg -= sign * w[P.W_DOUBLED_MG]
@@ -171,18 +153,9 @@ def evaluate(bd, st, w, scratch) -> int:
             if own & ADJACENT_BB[f] == 0:
                 mg -= sign * w[P.W_ISOLATED_MG]
                 eg -= sign * w[P.W_ISOLATED_EG]
-            else:
-                if own & (PAWN_ATT_BB[1 - c, sq] | BESIDE_BB[sq]) != 0:
-                    mg += sign * w[P.W_CONNECTED_MG + rel]
-                    eg += sign * w[P.W_CONNECTED_EG + rel]
-                stop = sq + 8 if c == 0 else sq - 8
-                if (
-                    own & ADJACENT_BB[f] & BEHIND_BB[c, r] == 0
-                    and 0 <= stop < 64
-                    and (pawn_att_b if c == 0 else pawn_att_w) & (np.int64(1) << stop) != 0
-                ):
-                    mg -= sign * w[P.W_BACKWARD_MG]
-                    eg -= sign * w[P.W_BACKWARD_EG]
+            elif own & (PAWN_ATT_BB[1 - c, sq] | BESIDE_BB[sq]) != 0:
+                mg += sign * w[P.W_CONNECTED_MG + rel]
+                eg += sign * w[P.W_CONNECTED_EG + rel]
             if opp & PASSED_BB[c, sq] == 0:
                 mg += sign * w[P.W_PASSED_MG + rel]
                 eg += sign * w[P.W_PASSED_EG + rel]
@@ -219,27 +192,9 @@ def evaluate(bd, st, w, scratch) -> int:
             while x != 0:
                 sq = lsb(x)
                 x &= x - 1
-                if t == KNIGHT or t == BISHOP:
-                    rel = sq >> 3 if c == 0 else 7 - (sq >> 3)
-                    if (
-                        3 <= rel <= 5
-                        and (pawn_att_w if c == 0 else pawn_att_b) & (np.int64(1) << sq) != 0
-                        and opp_pawns & PASSED_BB[c, sq] & ADJACENT_BB[sq & 7] == 0
-                    ):
-                        if t == KNIGHT:
-                            mg += sign * w[P.W_OUTPOST_KNIGHT_MG]
-                            eg += sign * w[P.W_OUTPOST_KNIGHT_EG]
-                        else:
-                            mg += sign * w[P.W_OUTPOST_BISHOP_MG]
-                            eg += sign * w[P.W_OUTPOST_BISHOP_EG]
                 if t == KNIGHT:
                     att = KNIGHT_BB[sq]
                 else:
-                    if t == BISHOP:
-                        same = LIGHT_BB if LIGHT_BB & (np.int64(1) << sq) != 0 else ~LIGHT_BB
-                        n = popcount(own_pawns & same)
-                        mg += sign * n * w[P.W_BISHOP_PAWNS_MG]
-                        eg += sign * n * w[P.W_BISHOP_PAWNS_EG]
                     att = slider_attacks(sq, occ, 4 if t == BISHOP else 0, 4 if t == ROOK else 8)
                     if t == ROOK:
                         fm = FILE_BB[sq & 7]

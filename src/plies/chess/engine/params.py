@@ -65,16 +65,6 @@ HANGING = (9, 6)
 # not attacked by the enemy
 SAFE_CHECK = (4, 4, 8, 10)
 
-# a knight / bishop (mg, eg) on its fourth to sixth rank, defended by an own pawn, where no
-# enemy pawn on the files beside it can ever attack it
-OUTPOST_KNIGHT = (0, 0)
-OUTPOST_BISHOP = (0, 0)
-# penalty (mg, eg) per backward pawn: not isolated, but no own pawn on the files beside it
-# is level with it or behind it, and the square in front of it is attacked by an enemy pawn
-BACKWARD = (0, 0)
-# per own pawn on the squares of a bishop's colour, per bishop (mg, eg)
-BISHOP_PAWNS = (0, 0)
-
 # king safety: attack units per attacker type on the king zone, scaled by a table
 KING_ATTACK_UNITS = (0, 0, 3, 2, 3, 4, 0)
 KING_SAFETY_SCALE = 6  # cp per (units^2 / 4), capped
@@ -234,15 +224,7 @@ W_THREAT_ROOK_EG = 120
 W_HANGING_MG = 128
 W_HANGING_EG = 129
 W_SAFE_CHECK = 130  # 8 slots by checking piece type (knight = 2 .. queen = 5)
-W_OUTPOST_KNIGHT_MG = 138
-W_OUTPOST_KNIGHT_EG = 139
-W_OUTPOST_BISHOP_MG = 140
-W_OUTPOST_BISHOP_EG = 141
-W_BACKWARD_MG = 142
-W_BACKWARD_EG = 143
-W_BISHOP_PAWNS_MG = 144
-W_BISHOP_PAWNS_EG = 145
-W_COUNT = 152
+W_COUNT = 144
 
 NAMES = [n for n in dir() if n.isupper() and not n.startswith("W_") and n != "SEARCH_NAMES"]
 
@@ -329,8 +311,4 @@ def eval_arrays(overrides: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     w[W_THREAT_ROOK_EG + 1 : W_THREAT_ROOK_EG + 6] = g("THREAT_BY_ROOK_EG")
     w[W_HANGING_MG], w[W_HANGING_EG] = g("HANGING")
     w[W_SAFE_CHECK + 2 : W_SAFE_CHECK + 6] = g("SAFE_CHECK")
-    w[W_OUTPOST_KNIGHT_MG], w[W_OUTPOST_KNIGHT_EG] = g("OUTPOST_KNIGHT")
-    w[W_OUTPOST_BISHOP_MG], w[W_OUTPOST_BISHOP_EG] = g("OUTPOST_BISHOP")
-    w[W_BACKWARD_MG], w[W_BACKWARD_EG] = g("BACKWARD")
-    w[W_BISHOP_PAWNS_MG], w[W_BISHOP_PAWNS_EG] = g("BISHOP_PAWNS")
     return pst, w
