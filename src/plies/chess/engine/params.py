@@ -13,64 +13,64 @@ from __future__ import annotations
 import numpy as np
 
 # material, middle game / end game: pawn, knight, bishop, rook, queen
-MATERIAL_MG = (76, 332, 342, 473, 970)
-MATERIAL_EG = (68, 298, 295, 529, 964)
+MATERIAL_MG = (78, 335, 343, 470, 972)
+MATERIAL_EG = (63, 298, 293, 530, 965)
 
 # piece-square shaping
-PAWN_ADVANCE_MG = (0, 2, 3, 8, 11, 28, 51, 0)  # by relative rank
-PAWN_ADVANCE_EG = (0, 8, 7, 17, 18, 41, 83, 0)
+PAWN_ADVANCE_MG = (0, 6, 3, 6, 10, 29, 51, 0)  # by relative rank
+PAWN_ADVANCE_EG = (0, 9, 10, 17, 20, 36, 76, 0)
 PAWN_CENTRE_MG = 12  # d/e pawns on ranks 4-5
-KNIGHT_CENTRE = (9, 6)  # per step closer to the centre (mg, eg)
-BISHOP_CENTRE = (5, 3)
-ROOK_SEVENTH = (19, 14)
-QUEEN_CENTRE = (1, 4)
-KING_CENTRE_EG = 5  # end game: per step closer to the centre
-KING_SHELTER_MG = (9, -3, -17, -34, -45, -54, -60, -60)  # by relative rank
-KING_FILE_MG = (10, 22, 8, -10, -6, -2, 26, 18)  # castled corners good, centre files bad
+KNIGHT_CENTRE = (9, 8)  # per step closer to the centre (mg, eg)
+BISHOP_CENTRE = (6, 3)
+ROOK_SEVENTH = (21, 20)
+QUEEN_CENTRE = (1, 5)
+KING_CENTRE_EG = 4  # end game: per step closer to the centre
+KING_SHELTER_MG = (8, -2, -16, -33, -45, -54, -60, -60)  # by relative rank
+KING_FILE_MG = (9, 21, 6, -13, -1, -2, 30, 16)  # castled corners good, centre files bad
 
 # mobility: per reachable square beyond a base count (mg, eg), by piece type
-MOBILITY_MG = (0, 0, 0, 5, 3, 1, 0)
-MOBILITY_EG = (0, 0, 4, 4, 4, 6, 0)
-MOBILITY_BASE = (0, 0, 4, 2, 3, 3, 0)
+MOBILITY_MG = (0, 0, -1, 5, 3, 2, 0)
+MOBILITY_EG = (0, 0, 4, 4, 5, 2, 0)
+MOBILITY_BASE = (0, 0, 9, 2, 5, -3, 0)
 
 # pawn structure (mg, eg)
-DOUBLED = (-1, 2)
-ISOLATED = (9, 20)
-PASSED_MG = (0, 12, 9, 10, 23, 52, 67, 0)  # by relative rank
-PASSED_EG = (0, 20, 20, 21, 55, 76, 100, 0)
-PASSED_FREE_EG = 19  # the square in front is empty
+DOUBLED = (-3, 0)
+ISOLATED = (7, 20)
+PASSED_MG = (0, 8, 8, 6, 22, 55, 67, 0)  # by relative rank
+PASSED_EG = (0, 18, 22, 18, 49, 71, 93, 0)
+PASSED_FREE_EG = 16  # the square in front is empty
 # end game: per square of king distance (Chebyshev) to the square in front of a passed pawn,
 # times (relative rank - 2) from the fourth rank on: the enemy king's distance counts for
 # the pawn, its own king's against
-PASSED_KING_THEIRS_EG = 13
+PASSED_KING_THEIRS_EG = 16
 PASSED_KING_OWN_EG = 9
 # a pawn defended by an own pawn or with an own pawn beside it on its rank, by relative rank
-CONNECTED_MG = (0, 5, 15, 15, 18, 22, 40, 0)
-CONNECTED_EG = (0, 5, 7, -4, 0, 12, 22, 0)
+CONNECTED_MG = (0, 5, 17, 17, 16, 24, 40, 0)
+CONNECTED_EG = (0, 1, 6, 0, 2, 18, 23, 0)
 # per enemy piece (knight .. queen) attacked by an own pawn
-THREAT_BY_PAWN = (39, 25)
+THREAT_BY_PAWN = (39, 24)
 # threats by pieces, by the victim's type (pawn .. queen): an enemy piece, or a pawn the
 # enemy does not defend, attacked by an own knight or bishop; an enemy queen, or any enemy
 # piece or pawn the enemy does not defend, attacked by an own rook. These four, HANGING and
 # SAFE_CHECK: fitted in session 28 on 24,000 self-play games (the other values fixed), +41
 # Elo at 10,000 nodes (SPRT H1, docs/chess.md)
-THREAT_BY_MINOR_MG = (6, 6, 8, 6, 4)
-THREAT_BY_MINOR_EG = (8, 5, 3, 3, 1)
-THREAT_BY_ROOK_MG = (7, 1, 1, 0, 2)
-THREAT_BY_ROOK_EG = (13, 2, 1, 0, 1)
+THREAT_BY_MINOR_MG = (10, 11, 14, 11, 7)
+THREAT_BY_MINOR_EG = (13, 7, 5, 6, 1)
+THREAT_BY_ROOK_MG = (11, 2, 2, 0, 4)
+THREAT_BY_ROOK_EG = (21, 4, 2, 0, 2)
 # per enemy piece (knight .. queen) attacked and not defended (mg, eg)
-HANGING = (9, 6)
+HANGING = (15, 10)
 # middle game, per piece type (knight, bishop, rook, queen) that can give a safe check: a
 # square it attacks from which it would check the enemy king, not holding an own piece and
 # not attacked by the enemy
-SAFE_CHECK = (4, 4, 8, 10)
+SAFE_CHECK = (8, 7, 15, 17)
 
 # king safety: attack units per attacker type on the king zone, scaled by a table
-KING_ATTACK_UNITS = (0, 0, 3, 2, 3, 4, 0)
+KING_ATTACK_UNITS = (0, 0, 2, 2, 4, 3, 0)
 KING_SAFETY_SCALE = 6  # cp per (units^2 / 4), capped
 KING_SAFETY_CAP = 500
-SHIELD_PAWN = 9  # mg: per own pawn in front of a castled-side king
-OPEN_FILE_NEAR_KING = 18  # mg: per half-open file at or next to the king
+SHIELD_PAWN = 5  # mg: per own pawn in front of a castled-side king
+OPEN_FILE_NEAR_KING = 20  # mg: per half-open file at or next to the king
 
 # per-square corrections added to the shaped tables (tuned by ``plies train chess``): piece
 # type (pawn .. king) x relative rank (0..7) x file distance from the a/h edge (0..3: files
@@ -78,52 +78,52 @@ OPEN_FILE_NEAR_KING = 18  # mg: per half-open file at or next to the king
 # fmt: off
 PST_DELTA_MG = (  # by piece (pawn .. king), relative rank, file a-d
     # pawn
-    0, 0, 0, 0, 2, 2, 3, -6, -2, -1, -2, 3, 0, 0, -5, 6,
-    -2, -1, 5, -6, 1, 0, -2, -1, 1, -1, 0, 1, 0, 0, 0, 0,
+    0, 0, 0, 0, 1, 5, 1, -2, -2, 1, 0, -2, -2, -3, 2, 3,
+    -5, 0, 1, -2, 2, -1, -3, 0, 0, -1, 0, 2, 0, 0, 0, 0,
     # knight
-    0, -6, 1, 0, 0, -1, 0, 6, -2, -1, -4, -5, 5, 1, 4, 0,
-    2, 5, 1, -2, 0, 2, 0, 3, 0, -1, 0, 0, 0, 0, 0, 0,
+    0, -7, 2, 1, -1, -1, 0, 5, -3, 0, -7, -7, 4, 2, 6, -3,
+    4, 7, 4, -3, 0, 3, 1, 5, -1, -1, 0, 0, -2, 0, 0, 0,
     # bishop
-    0, -1, -1, -1, -2, 3, -1, -1, 2, 4, 0, -7, 0, 1, -1, 3,
-    0, -2, 1, 1, 0, 1, -1, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    -2, -2, 0, -2, -3, 2, 2, 4, 2, 7, -4, -8, 1, 1, -2, 2,
+    -1, 1, 1, 2, 1, 1, 0, 0, -1, -1, 0, 1, 1, 0, 0, 0,
     # rook
-    4, -1, 10, 4, -8, -3, 0, -4, -7, -2, -2, 1, -2, 1, -2, 0,
-    2, 1, 1, 1, 2, 1, 0, 0, 1, -1, 1, 0, 0, 1, 0, 0,
+    5, -1, 11, 4, -14, -4, -3, -8, -9, -1, -2, 1, -2, 1, -2, 1,
+    3, 1, 2, -1, 2, 2, 1, 2, 1, -1, 1, 1, 1, 2, 0, 0,
     # queen
-    -2, 1, 1, -2, 0, -1, 2, 1, -2, 0, 0, 2, 2, -2, 1, -2,
-    2, -1, 2, -1, 1, 0, 1, 0, 0, -1, 0, 1, 0, 0, 0, 0,
+    -2, 0, -1, -2, -1, -2, 1, 2, -1, 3, 0, -3, 0, 1, 2, -4,
+    4, -1, 4, 0, 1, 0, 2, 0, 1, -2, 0, 2, 1, 0, 0, 0,
     # king
-    -2, 2, -2, 0, 1, -3, 0, 0, 0, 1, 2, 0, 0, 0, 1, 0,
+    -5, 3, -4, 3, 2, -1, -1, -1, 0, 2, 3, 0, 0, 0, 1, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 )
 # fmt: on
 # fmt: off
 PST_DELTA_EG = (  # by piece (pawn .. king), relative rank, file a-d
     # pawn
-    0, 0, 0, 0, 6, -1, 7, -3, -1, -1, -4, 8, 6, 3, -6, 1,
-    -2, 0, 0, -8, -5, -3, -3, 1, -2, -3, 1, 2, 0, 0, 0, 0,
+    0, 0, 0, 0, 4, 1, 8, -3, -1, -6, -4, 16, 6, 3, -3, -1,
+    1, -4, 2, -6, -7, -5, -6, 3, -8, -3, 0, 3, 0, 0, 0, 0,
     # knight
-    0, -3, 0, -2, 0, -1, -2, 2, -1, 1, -4, -3, -1, 1, 2, 1,
-    1, 2, 2, -1, 1, 2, -1, 2, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, -3, 0, -1, 0, -1, -2, 4, -4, 0, -8, -4, -1, 1, 3, 1,
+    3, 2, 5, -2, 1, 2, -1, 4, -1, 0, 0, 1, -2, 0, 0, 1,
     # bishop
-    1, -1, 1, -1, -1, -5, -1, -3, 1, 1, -2, 2, 1, 2, 2, 1,
-    1, 1, 2, 1, -1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0,
+    1, -2, 0, -1, -2, -6, 0, -2, 1, 2, -2, 0, 2, 2, -1, 0,
+    0, 1, 1, 3, 0, 0, 3, 1, 2, 0, 1, 2, 0, 1, 0, 0,
     # rook
-    -4, -1, -1, -3, -3, -1, -1, -4, -3, 1, 0, 0, 1, 2, 1, 0,
-    3, 2, 1, 2, 2, 2, 0, 1, 0, -1, 1, 2, 1, 2, 0, 0,
+    -10, -2, -1, -7, -6, -3, -4, -8, -3, 2, -1, 0, 1, 3, 3, 2,
+    7, 2, 3, 3, 3, 2, 1, 2, 1, 0, 2, 4, 3, 3, 1, 1,
     # queen
-    -1, 0, 0, -1, 0, 0, 0, 0, 0, 1, -2, 0, -1, 0, 0, -1,
-    1, 1, 1, -1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0,
+    -1, 0, -1, -1, 0, -1, -1, 0, 0, 1, -3, -1, -1, 1, 0, -2,
+    1, 1, 2, -1, 0, 0, 1, 1, 1, 0, 1, 2, 1, 0, 0, 0,
     # king
-    -6, -4, -2, 1, 3, 1, 0, 1, 1, 4, 2, -3, 0, 1, 2, -3,
-    0, 1, 1, -3, 0, 1, 1, 0, -1, 2, 1, -1, -1, -1, 0, 0,
+    -8, -9, -3, 2, 7, 4, 5, -1, 2, 5, 0, -6, 0, 4, 5, -3,
+    -1, 0, 3, -5, 0, 1, 1, -1, -1, 1, 1, -1, -3, -1, 0, 0,
 )
 # fmt: on
 
-BISHOP_PAIR = (31, 44)
-ROOK_OPEN_FILE = (40, 0)
-ROOK_HALF_OPEN = (23, 14)
-TEMPO = 7
+BISHOP_PAIR = (33, 46)
+ROOK_OPEN_FILE = (41, 0)
+ROOK_HALF_OPEN = (21, 10)
+TEMPO = 8
 
 # score -> win probability: 1 / (1 + exp(-cp / WIN_PROB_SCALE))
 WIN_PROB_SCALE = 250.0
