@@ -52,8 +52,9 @@ THREAT_BY_PAWN = (39, 24)
 # threats by pieces, by the victim's type (pawn .. queen): an enemy piece, or a pawn the
 # enemy does not defend, attacked by an own knight or bishop; an enemy queen, or any enemy
 # piece or pawn the enemy does not defend, attacked by an own rook. These four, HANGING and
-# SAFE_CHECK: fitted in session 28 on 24,000 self-play games (the other values fixed), +41
-# Elo at 10,000 nodes (SPRT H1, docs/chess.md)
+# SAFE_CHECK were added in session 28: fitted alone first (+41 Elo at 10,000 nodes, +51 at
+# 100,000), then every number of the evaluation refitted with them (+16 more; all SPRT H1,
+# docs/chess.md)
 THREAT_BY_MINOR_MG = (10, 11, 14, 11, 7)
 THREAT_BY_MINOR_EG = (13, 7, 5, 6, 1)
 THREAT_BY_ROOK_MG = (11, 2, 2, 0, 4)
