@@ -158,6 +158,13 @@ LMP_DEPTH = 8
 # default: no gain measured at 5,000 nodes, docs/chess.md)
 HISTORY_PRUNE_DEPTH = 0
 HISTORY_PRUNE_MARGIN = 400
+# SEE pruning at depth <= SEE_PRUNE_DEPTH (0: off), away from the principal variation and
+# out of check: a quiet move (not giving check) whose static exchange loses more than
+# SEE_PRUNE_QUIET * depth^2 centipawns, a capture that loses more than SEE_PRUNE_CAPTURE *
+# depth, are skipped
+SEE_PRUNE_DEPTH = 0
+SEE_PRUNE_QUIET = 30
+SEE_PRUNE_CAPTURE = 100
 DELTA_MARGIN = 200  # quiescence delta pruning
 NULL_MIN_DEPTH = 3
 NULL_VERIFY_DEPTH = 8  # verify null-move cuts from this depth, and always in pawn endings
@@ -197,6 +204,7 @@ SEARCH_NAMES = frozenset(
         "RFP_DEPTH", "FUTILITY_MARGIN", "FUTILITY_PER_PLY", "FUTILITY_DEPTH", "LMP_DEPTH",
         "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_VERIFY_DEPTH", "WIN_PROB_SCALE",
         "HISTORY_PRUNE_DEPTH", "HISTORY_PRUNE_MARGIN", "SINGULAR_DEPTH", "SINGULAR_MARGIN",
+        "SEE_PRUNE_DEPTH", "SEE_PRUNE_QUIET", "SEE_PRUNE_CAPTURE",
         "SYZYGY_PROBE_DEPTH", "CORR_HIST", "CONT_HIST", "LMR_HISTORY_DIV",
         "TIME_MOVES_TO_GO", "TIME_STABILITY", "TIME_STABLE", "TIME_DROP_CP",
     }

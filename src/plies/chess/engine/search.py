@@ -144,7 +144,10 @@ K_TB_DEPTH = 13
 K_CORR_HIST = 14
 K_CONT_HIST = 15
 K_LMR_HIST_DIV = 16
-K_COUNT = 17
+K_SEE_DEPTH = 17
+K_SEE_QUIET = 18
+K_SEE_CAPTURE = 19
+K_COUNT = 20
 
 
 def search_knobs(overrides: dict | None = None) -> np.ndarray:
@@ -167,6 +170,9 @@ def search_knobs(overrides: dict | None = None) -> np.ndarray:
     k[K_CORR_HIST] = o.get("CORR_HIST", PR.CORR_HIST)
     k[K_CONT_HIST] = o.get("CONT_HIST", PR.CONT_HIST)
     k[K_LMR_HIST_DIV] = max(1, o.get("LMR_HISTORY_DIV", PR.LMR_HISTORY_DIV))
+    k[K_SEE_DEPTH] = o.get("SEE_PRUNE_DEPTH", PR.SEE_PRUNE_DEPTH)
+    k[K_SEE_QUIET] = o.get("SEE_PRUNE_QUIET", PR.SEE_PRUNE_QUIET)
+    k[K_SEE_CAPTURE] = o.get("SEE_PRUNE_CAPTURE", PR.SEE_PRUNE_CAPTURE)
     return k
 
 
@@ -1050,6 +1056,27 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
             ):
                 legal += 1
                 continue
+            # a quiet move that loses more material than its depth allows
+            if depth <= mem[M_KNOBS + K_SEE_DEPTH] and (
+                see_at(bd, st, mv, mem, M_SEE) < -mem[M_KNOBS + K_SEE_QUIET] * depth * depth
+            ):
+                legal += 1
+                continue
+        # a capture that loses more material than its depth allows (SEE)
+        if (
+            capture
+            and not special
+            and promo == 0
+            and ply > 0
+            and not pv_node
+            and not checked
+            and legal >= 1
+            and best > -MATE_BOUND
+            and depth <= mem[M_KNOBS + K_SEE_DEPTH]
+            and see_at(bd, st, mv, mem, M_SEE) < -mem[M_KNOBS + K_SEE_CAPTURE] * depth
+        ):
+            legal += 1
+            continue
         mkey = bd[fr] * 64 + to
         make(bd, st, hist, pst, mv)
         if special and leaves_check(bd, st):
