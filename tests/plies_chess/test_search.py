@@ -197,16 +197,16 @@ def test_quiet_mate_threat_is_not_cut_by_the_null_move() -> None:
     of a null-move search find it (at depth 10 with session 28's threat terms, 8 before), and
     without them the search plays another move (with the evaluation refitted in session 26;
     the session-17 evaluation found it without them). WAC.200 (Bxf6) is decided by the switch
-    at depth 11 (9 before session 28's refit)."""
+    at depth 12 (11 before session 29's SEE pruning, 9 before session 28's refit)."""
     qg6 = chess.Move.from_uci("g3g6")
     r = Engine(hash_mb=8).search(chess.Board(WAC_001), depth=10)
     assert r.move == qg6 and r.mate == 2
     without = Engine(hash_mb=8, features={"qsearch_checks": False})
     assert without.search(chess.Board(WAC_001), depth=10).move != qg6
     bxf6 = chess.Move.from_uci("b2f6")
-    assert Engine(hash_mb=8).search(chess.Board(WAC_200), depth=11).move == bxf6
+    assert Engine(hash_mb=8).search(chess.Board(WAC_200), depth=12).move == bxf6
     without = Engine(hash_mb=8, features={"qsearch_checks": False})
-    assert without.search(chess.Board(WAC_200), depth=11).move != bxf6
+    assert without.search(chess.Board(WAC_200), depth=12).move != bxf6
 
 
 def test_movetime_is_respected_and_multipv_lines_differ(engine: Engine) -> None:

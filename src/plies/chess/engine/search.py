@@ -120,11 +120,13 @@ FEATURE_NAMES = (
     "mate_distance",
     "qsearch_checks",  # quiet checks at the first quiescence ply after a null move
     "tablebases",  # Syzygy WDL probes inside the search (when tables are loaded)
+    "see_pruning",  # moves losing material by SEE skipped near the leaves (SEE_PRUNE_*)
 )
 F_TT, F_NULL, F_LMR, F_FUT, F_LMP, F_QS, F_QSP, F_CHECKEXT, F_ORDER, F_MDP = range(10)
 F_QCHECKS = 10
 F_TB = 11
-F_COUNT = 12
+F_SEEP = 12
+F_COUNT = 13
 
 # search tunables travel in an array (params.py holds their defaults)
 K_RFP_MARGIN = 0
@@ -1057,14 +1059,17 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
                 legal += 1
                 continue
             # a quiet move that loses more material than its depth allows
-            if depth <= mem[M_KNOBS + K_SEE_DEPTH] and (
-                see_at(bd, st, mv, mem, M_SEE) < -mem[M_KNOBS + K_SEE_QUIET] * depth * depth
+            if (
+                mem[M_FEATURES + F_SEEP]
+                and depth <= mem[M_KNOBS + K_SEE_DEPTH]
+                and see_at(bd, st, mv, mem, M_SEE) < -mem[M_KNOBS + K_SEE_QUIET] * depth * depth
             ):
                 legal += 1
                 continue
         # a capture that loses more material than its depth allows (SEE)
         if (
-            capture
+            mem[M_FEATURES + F_SEEP]
+            and capture
             and not special
             and promo == 0
             and ply > 0
