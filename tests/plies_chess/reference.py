@@ -183,11 +183,6 @@ def reference_evaluate(bd, st, w) -> int:
             else:
                 king_units_0 += w[P.W_KING_UNITS + t]
                 king_att_0 += 1
-    threat_mg, threat_eg, check_units = _threat_terms(bd, st, w)
-    mg += threat_mg
-    eg += threat_eg
-    king_units_0 += check_units[1]  # black's safe checks on the white king
-    king_units_1 += check_units[0]
     # king safety (middle game): attackers on the zone, pawn shield, open files
     for c in range(2):
         sign = 1 if c == 0 else -1
@@ -216,6 +211,9 @@ def reference_evaluate(bd, st, w) -> int:
                 if scratch[c * 8 + ff] == 0:
                     mg -= sign * w[P.W_OPEN_NEAR_KING]
             mg += sign * shield * w[P.W_SHIELD]
+    threat_mg, threat_eg = _threat_terms(bd, st, w)
+    mg += threat_mg
+    eg += threat_eg
     if st[I_CNT + BISHOP] >= 2:
         mg += w[P.W_BISHOP_PAIR_MG]
         eg += w[P.W_BISHOP_PAIR_EG]
@@ -269,10 +267,9 @@ def _ray(bd, sq: int, d: int) -> list[int]:
     return out
 
 
-def _threat_terms(bd, st, w) -> tuple[int, int, list[int]]:
-    """Threats by minor pieces and rooks, undefended pieces attacked, a threat for the side
-    to move, safe checks, passed pawns' paths: (mg, eg) from white's view, from attack sets
-    built square by square, and each colour's king-attack units from its safe checks."""
+def _threat_terms(bd, st, w) -> tuple[int, int]:
+    """Threats by minor pieces and rooks, undefended pieces attacked, safe checks: (mg, eg)
+    from white's view, from attack sets built square by square."""
     attacked = [set(), set()]  # by colour
     by_type = [{t: set() for t in (KNIGHT, BISHOP, ROOK, QUEEN)} for _ in range(2)]
     for sq in range(64):
@@ -284,16 +281,10 @@ def _threat_terms(bd, st, w) -> tuple[int, int, list[int]]:
         if (p & 7) in by_type[p >> 3]:
             by_type[p >> 3][p & 7] |= att
     mg = eg = 0
-    check_units = [0, 0]
     for c in range(2):
         sign = 1 if c == 0 else -1
         them = 1 - c
         minors = by_type[c][KNIGHT] | by_type[c][BISHOP]
-        pawn_attacks = set()
-        for sq in range(64):
-            if bd[sq] == PAWN | (c << 3):
-                pawn_attacks |= _attacks_of(bd, sq)
-        can_take = False  # a threat the side to move could carry out
         for sq in range(64):
             p = bd[sq]
             if p == 0 or p >> 3 != them or p & 7 == KING:
@@ -303,22 +294,12 @@ def _threat_terms(bd, st, w) -> tuple[int, int, list[int]]:
             if sq in minors and (v != PAWN or not defended):
                 mg += sign * w[P.W_THREAT_MINOR_MG + v]
                 eg += sign * w[P.W_THREAT_MINOR_EG + v]
-                can_take |= v in (ROOK, QUEEN)
             if sq in by_type[c][ROOK] and (v == QUEEN or not defended):
                 mg += sign * w[P.W_THREAT_ROOK_MG + v]
                 eg += sign * w[P.W_THREAT_ROOK_EG + v]
-                can_take |= v == QUEEN
             if v != PAWN and sq in attacked[c] and not defended:
                 mg += sign * w[P.W_HANGING_MG]
                 eg += sign * w[P.W_HANGING_EG]
-                can_take = True
-            can_take |= v != PAWN and sq in pawn_attacks
-        if can_take and c == st[I_SIDE]:
-            mg += sign * w[P.W_THREAT_TO_MOVE_MG]
-            eg += sign * w[P.W_THREAT_TO_MOVE_EG]
-        mg_p, eg_p = _passed_path_terms(bd, c, attacked, w)
-        mg += sign * mg_p
-        eg += sign * eg_p
         ek = st[I_KSQ + them]
         checks = {
             KNIGHT: {int(x) for x in KNIGHT_TO[ek] if x >= 0},
@@ -330,43 +311,7 @@ def _threat_terms(bd, st, w) -> tuple[int, int, list[int]]:
             for s in checks[t] & by_type[c][t]:
                 if (bd[s] == 0 or bd[s] >> 3 != c) and s not in attacked[them]:
                     mg += sign * w[P.W_SAFE_CHECK + t]
-                    check_units[c] += w[P.W_CHECK_UNITS + t]
                     break
-    return mg, eg, check_units
-
-
-def _passed_path_terms(bd, c: int, attacked: list[set[int]], w) -> tuple[int, int]:
-    """Colour ``c``'s passed pawns from the fourth rank on with an empty square in front:
-    the path to promotion free of enemy pieces and attacks, else a safe next square, and
-    the next square defended; (mg, eg) for ``c``."""
-    mg = eg = 0
-    step = 8 if c == 0 else -8
-    them = 1 - c
-    for sq in range(64):
-        if bd[sq] != PAWN | (c << 3):
-            continue
-        f, r = sq & 7, sq >> 3
-        rel = r if c == 0 else 7 - r
-        ahead = range(r + 1, 8) if c == 0 else range(0, r)
-        stoppers = [
-            rr * 8 + ff
-            for rr in ahead
-            for ff in (f - 1, f, f + 1)
-            if 0 <= ff < 8 and bd[rr * 8 + ff] == PAWN | (them << 3)
-        ]
-        front = sq + step
-        if stoppers or rel < 3 or bd[front] != 0:
-            continue
-        path = [rr * 8 + f for rr in ahead]
-        if all(bd[s] == 0 or bd[s] >> 3 == c for s in path) and not any(
-            s in attacked[them] for s in path
-        ):
-            mg += w[P.W_PASSED_SAFE_PATH_MG + rel]
-            eg += w[P.W_PASSED_SAFE_PATH_EG + rel]
-        elif front not in attacked[them]:
-            eg += w[P.W_PASSED_SAFE_STEP_EG + rel]
-        if front in attacked[c]:
-            eg += w[P.W_PASSED_DEFENDED_STEP_EG + rel]
     return mg, eg
 
 

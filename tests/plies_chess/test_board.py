@@ -157,7 +157,7 @@ def test_check_tests_match_python_chess_on_the_perft_suite() -> None:
             pos.pop()
 
 
-# every newer term on, with values unlike each other, so that a term counted for the wrong piece,
+# every term on, with values unlike each other, so that a term counted for the wrong piece,
 # colour or square shows
 THREAT_TERMS = {
     "THREAT_BY_MINOR_MG": (3, 21, 23, 37, 41),
@@ -166,12 +166,6 @@ THREAT_TERMS = {
     "THREAT_BY_ROOK_EG": (9, 27, 33, 2, 47),
     "HANGING": (59, 61),
     "SAFE_CHECK": (67, 71, 73, 79),
-    "CHECK_UNITS": (2, 3, 5, 7),
-    "THREAT_TO_MOVE": (83, 89),
-    "PASSED_SAFE_PATH_MG": (0, 0, 0, 97, 101, 103, 107, 0),
-    "PASSED_SAFE_PATH_EG": (0, 0, 0, 109, 113, 127, 131, 0),
-    "PASSED_SAFE_STEP_EG": (0, 0, 0, 137, 139, 149, 151, 0),
-    "PASSED_DEFENDED_STEP_EG": (0, 0, 0, 157, 163, 167, 173, 0),
 }
 
 
@@ -204,6 +198,8 @@ def test_evaluation_equals_the_square_by_square_reference(choices: list[int], th
 
 
 def test_evaluation_equals_the_reference_on_the_test_positions() -> None:
+    """The random games above rarely reach late endings; the perft and mate positions (and
+    their mirror images) do."""
     from plies.chess.engine import params as P
     from plies.chess.engine.evaluate import evaluate
 
@@ -220,51 +216,6 @@ def test_evaluation_equals_the_reference_on_the_test_positions() -> None:
                 pos = Position.from_board(b)
                 expected = reference_evaluate(pos.bd, pos.st, w)
                 assert int(evaluate(pos.bd, pos.st, w, scratch)) == expected, b.fen()
-
-
-# (position, parameter, index, change of the value for the side to move when that entry
-# goes from 0 to 100; None: a gain whose size depends on the phase and other terms)
-TERM_CASES = [
-    ("7k/8/4P3/8/8/8/8/K7 w - - 0 1", "PASSED_SAFE_PATH_EG", 5, 100),  # e7, e8 unattacked
-    ("7k/8/4P3/8/8/8/8/K7 b - - 0 1", "PASSED_SAFE_PATH_EG", 5, -100),
-    ("r6k/8/4P3/8/8/8/8/K7 w - - 0 1", "PASSED_SAFE_STEP_EG", 5, None),  # e8 attacked, e7 not
-    ("r6k/8/4P3/8/8/8/8/K7 w - - 0 1", "PASSED_SAFE_PATH_EG", 5, 0),
-    ("5k2/8/4P3/8/8/8/8/K7 w - - 0 1", "PASSED_SAFE_STEP_EG", 5, 0),  # e7 attacked
-    ("r6k/8/3KP3/8/8/8/8/8 w - - 0 1", "PASSED_DEFENDED_STEP_EG", 5, None),
-    ("r6k/8/3KP3/8/8/8/8/8 w - - 0 1", "PASSED_SAFE_STEP_EG", 5, None),
-    ("7k/8/8/8/8/4p3/8/K7 w - - 0 1", "PASSED_SAFE_PATH_EG", 5, -100),  # black's e3 pawn
-    ("7k/8/4n3/8/8/8/8/K7 w - - 0 1", "PASSED_SAFE_PATH_EG", 5, 0),  # no pawn
-    ("7k/4n3/4P3/8/8/8/8/K7 w - - 0 1", "PASSED_SAFE_PATH_EG", 5, 0),  # blocked
-    ("k7/8/8/3n4/4P3/8/8/K7 w - - 0 1", "THREAT_TO_MOVE", 1, None),  # exd5
-    ("k7/8/8/3n4/4P3/8/8/K7 b - - 0 1", "THREAT_TO_MOVE", 1, 0),  # black has no threat
-    ("k7/8/8/3n4/8/8/8/K6R b - - 0 1", "THREAT_TO_MOVE", 1, 0),  # the knight is not hanging
-    ("k7/8/8/3n4/8/8/8/K2R4 w - - 0 1", "THREAT_TO_MOVE", 1, None),  # Rxd5, undefended
-    ("k7/8/8/3q4/8/8/8/K2R4 b - - 0 1", "THREAT_TO_MOVE", 1, None),  # Qxd1 (and Rxd5 for white)
-    ("6k1/5ppp/8/6NQ/q7/8/5PPP/3R2K1 w - - 0 1", "CHECK_UNITS", 2, None),  # Rd8+ is safe
-    ("6k1/5ppp/8/6NQ/q7/8/5PPP/3R2K1 w - - 0 1", "CHECK_UNITS", 1, 0),  # no safe bishop check
-]
-
-
-@pytest.mark.parametrize("fen, name, index, change", TERM_CASES)
-def test_each_new_term_counts_where_it_should(fen, name, index, change) -> None:
-    from plies.chess.engine import params as P
-    from plies.chess.engine.evaluate import evaluate
-
-    from .reference import reference_evaluate
-
-    pos = Position.from_board(chess.Board(fen))
-    scratch = np.zeros(256, dtype=np.int64)
-    values = {}
-    for entry in (0, 100):
-        size = len(getattr(P, name))
-        overrides = {name: tuple(entry if i == index else 0 for i in range(size))}
-        _, w = P.eval_arrays(overrides)
-        values[entry] = int(evaluate(pos.bd, pos.st, w, scratch))
-        assert values[entry] == reference_evaluate(pos.bd, pos.st, w), (fen, name, entry)
-    if change is None:
-        assert values[100] > values[0]
-    else:
-        assert values[100] - values[0] == change
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

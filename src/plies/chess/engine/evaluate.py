@@ -131,8 +131,6 @@ def evaluate(bd, st, w, scratch) -> int:
     # the kings' distances in the end game); the squares each side's pawns attack
     pawn_att_w = np.int64(0)
     pawn_att_b = np.int64(0)
-    passed_w = np.int64(0)  # passed pawns from the fourth rank on, for the path terms below
-    passed_b = np.int64(0)
     for c in range(2):
         own = wp if c == 0 else bp
         opp = bp if c == 0 else wp
@@ -166,10 +164,6 @@ def evaluate(bd, st, w, scratch) -> int:
                     if bd[front] == 0:
                         eg += sign * w[P.W_PASSED_FREE_EG]
                     if rel >= 3:
-                        if c == 0:
-                            passed_w |= np.int64(1) << sq
-                        else:
-                            passed_b |= np.int64(1) << sq
                         near = KING_DIST[st[I_KSQ + 1 - c], front] * w[P.W_PASSED_KING_THEIRS]
                         near -= KING_DIST[st[I_KSQ + c], front] * w[P.W_PASSED_KING_OWN]
                         eg += sign * (rel - 2) * near
@@ -223,8 +217,7 @@ def evaluate(bd, st, w, scratch) -> int:
                         king_units_0 += w[P.W_KING_UNITS + t]
                         king_att_0 += 1
     # threats by minor pieces and rooks (by the victim's type), undefended pieces attacked,
-    # a threat for the side to move, safe checks (middle game; also attack units on the king),
-    # passed pawns' paths (safe to promotion, a safe or defended next square)
+    # safe checks (middle game)
     att_w = pawn_att_w | KING_BB[st[I_KSQ]] | scratch[0] | scratch[1] | scratch[2] | scratch[3]
     att_b = pawn_att_b | KING_BB[st[I_KSQ + 1]] | scratch[4] | scratch[5] | scratch[6] | scratch[7]
     for c in range(2):
@@ -239,7 +232,6 @@ def evaluate(bd, st, w, scratch) -> int:
         minors = scratch[c << 2] | scratch[(c << 2) + 1]
         rooks = scratch[(c << 2) + 2]
         x = minors & (their_pieces | (their_pawns & ~theirs))
-        strong = x & (st[I_BB + (them << 3) + ROOK] | st[I_BB + (them << 3) + QUEEN])
         while x != 0:
             v = bd[lsb(x)] & 7
             x &= x - 1
@@ -254,50 +246,18 @@ def evaluate(bd, st, w, scratch) -> int:
         hanging = popcount(their_pieces & ours & ~theirs)
         mg += sign * hanging * w[P.W_HANGING_MG]
         eg += sign * hanging * w[P.W_HANGING_EG]
-        if c == st[I_SIDE]:
-            pawn_hits = (pawn_att_w if c == 0 else pawn_att_b) & their_pieces
-            strong |= pawn_hits | (their_pieces & ours & ~theirs)
-            strong |= rooks & st[I_BB + (them << 3) + QUEEN]
-            if strong != 0:
-                mg += sign * w[P.W_THREAT_TO_MOVE_MG]
-                eg += sign * w[P.W_THREAT_TO_MOVE_EG]
-        x = passed_w if c == 0 else passed_b
-        while x != 0:
-            sq = lsb(x)
-            x &= x - 1
-            front = sq + 8 if c == 0 else sq - 8
-            if bd[front] != 0:
-                continue
-            rel = (sq >> 3) if c == 0 else 7 - (sq >> 3)
-            stop = np.int64(1) << front
-            if PASSED_BB[c, sq] & FILE_BB[sq & 7] & (theirs | their_occ) == 0:
-                mg += sign * w[P.W_PASSED_SAFE_PATH_MG + rel]
-                eg += sign * w[P.W_PASSED_SAFE_PATH_EG + rel]
-            elif stop & theirs == 0:
-                eg += sign * w[P.W_PASSED_SAFE_STEP_EG + rel]
-            if stop & ours != 0:
-                eg += sign * w[P.W_PASSED_DEFENDED_STEP_EG + rel]
         ek = st[I_KSQ + them]
         safe = ~theirs & ~(occ_w if c == 0 else occ_b)
         diagonals = slider_attacks(ek, occ, 4, 8)
         lines = slider_attacks(ek, occ, 0, 4)
-        check_units = 0
         if scratch[c << 2] & KNIGHT_BB[ek] & safe != 0:
             mg += sign * w[P.W_SAFE_CHECK + KNIGHT]
-            check_units += w[P.W_CHECK_UNITS + KNIGHT]
         if scratch[(c << 2) + 1] & diagonals & safe != 0:
             mg += sign * w[P.W_SAFE_CHECK + BISHOP]
-            check_units += w[P.W_CHECK_UNITS + BISHOP]
         if rooks & lines & safe != 0:
             mg += sign * w[P.W_SAFE_CHECK + ROOK]
-            check_units += w[P.W_CHECK_UNITS + ROOK]
         if scratch[(c << 2) + 3] & (diagonals | lines) & safe != 0:
             mg += sign * w[P.W_SAFE_CHECK + QUEEN]
-            check_units += w[P.W_CHECK_UNITS + QUEEN]
-        if c == 0:
-            king_units_1 += check_units
-        else:
-            king_units_0 += check_units
     # king safety (middle game): attackers on the zone, pawn shield, open files
     for c in range(2):
         sign = 1 if c == 0 else -1

@@ -65,19 +65,6 @@ HANGING = (15, 10)
 # square it attacks from which it would check the enemy king, not holding an own piece and
 # not attacked by the enemy
 SAFE_CHECK = (8, 7, 15, 17)
-# king danger: attack units added to the attackers' count on the enemy king's zone per piece
-# type (knight, bishop, rook, queen) that can give a safe check (squared with the rest below)
-CHECK_UNITS = (0, 0, 0, 0)
-# the side to move attacks an enemy piece with a pawn, an undefended enemy piece, a rook or
-# queen with a minor piece, or the queen with a rook: it can take first (mg, eg)
-THREAT_TO_MOVE = (0, 0)
-# a passed pawn from the fourth rank on with the square in front empty, by relative rank: no
-# enemy piece or attack on its way to promotion (mg and eg); else the square in front not
-# attacked by the enemy (eg); the square in front defended by its own side (eg, either way)
-PASSED_SAFE_PATH_MG = (0, 0, 0, 0, 0, 0, 0, 0)
-PASSED_SAFE_PATH_EG = (0, 0, 0, 0, 0, 0, 0, 0)
-PASSED_SAFE_STEP_EG = (0, 0, 0, 0, 0, 0, 0, 0)
-PASSED_DEFENDED_STEP_EG = (0, 0, 0, 0, 0, 0, 0, 0)
 
 # king safety: attack units per attacker type on the king zone, scaled by a table
 KING_ATTACK_UNITS = (0, 0, 2, 2, 4, 3, 0)
@@ -246,14 +233,7 @@ W_THREAT_ROOK_EG = 120
 W_HANGING_MG = 128
 W_HANGING_EG = 129
 W_SAFE_CHECK = 130  # 8 slots by checking piece type (knight = 2 .. queen = 5)
-W_CHECK_UNITS = 144  # 8 slots by checking piece type (knight = 2 .. queen = 5)
-W_THREAT_TO_MOVE_MG = 152
-W_THREAT_TO_MOVE_EG = 153
-W_PASSED_SAFE_PATH_MG = 160  # 8 slots by relative rank
-W_PASSED_SAFE_PATH_EG = 168
-W_PASSED_SAFE_STEP_EG = 176
-W_PASSED_DEFENDED_STEP_EG = 184
-W_COUNT = 192
+W_COUNT = 144
 
 NAMES = [n for n in dir() if n.isupper() and not n.startswith("W_") and n != "SEARCH_NAMES"]
 
@@ -340,10 +320,4 @@ def eval_arrays(overrides: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     w[W_THREAT_ROOK_EG + 1 : W_THREAT_ROOK_EG + 6] = g("THREAT_BY_ROOK_EG")
     w[W_HANGING_MG], w[W_HANGING_EG] = g("HANGING")
     w[W_SAFE_CHECK + 2 : W_SAFE_CHECK + 6] = g("SAFE_CHECK")
-    w[W_CHECK_UNITS + 2 : W_CHECK_UNITS + 6] = g("CHECK_UNITS")
-    w[W_THREAT_TO_MOVE_MG], w[W_THREAT_TO_MOVE_EG] = g("THREAT_TO_MOVE")
-    w[W_PASSED_SAFE_PATH_MG : W_PASSED_SAFE_PATH_MG + 8] = g("PASSED_SAFE_PATH_MG")
-    w[W_PASSED_SAFE_PATH_EG : W_PASSED_SAFE_PATH_EG + 8] = g("PASSED_SAFE_PATH_EG")
-    w[W_PASSED_SAFE_STEP_EG : W_PASSED_SAFE_STEP_EG + 8] = g("PASSED_SAFE_STEP_EG")
-    w[W_PASSED_DEFENDED_STEP_EG : W_PASSED_DEFENDED_STEP_EG + 8] = g("PASSED_DEFENDED_STEP_EG")
     return pst, w
