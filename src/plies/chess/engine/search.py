@@ -12,7 +12,8 @@ distance pruning, check extension, transposition-table cut-offs, static evaluati
 futility pruning, null-move pruning (verified by a reduced search without null moves in
 pawn-only or near-pawn-only positions and at high depth: zugzwang), then the moves in order
 (TT move, good captures by MVV-LVA after SEE, killers, counter-move, history, bad captures)
-with late-move pruning, futility pruning and late-move reductions from a table. Quiescence:
+with late-move pruning, futility pruning, SEE pruning (quiet moves and captures that lose
+material beyond a depth-scaled margin) and late-move reductions from a table. Quiescence:
 stand pat, captures and queen promotions by MVV-LVA, losing captures (SEE < 0) and hopeless
 ones (delta pruning) skipped. With Syzygy tables loaded (``tb``, from ``syzygy_tables``),
 nodes just after a capture or pawn move with few enough pieces take the tables' exact WDL
