@@ -39,13 +39,14 @@ def test_repeated_openings_are_announced(tmp_path):
     path.write_text("".join(f"{i % 6 - 3},{i // 6 - 2}\n" for i in range(26)))
     many = build_config(["plies:random", "plies:random"], games=400, openings=str(path), **SMALL)
     notice = repeat_notice(many)
-    assert notice is not None and "200 game pairs" in notice and "26 opening(s)" in notice
+    assert notice is not None and "200 game pairs" in notice and "over 26 openings" in notice
     enough = build_config(["plies:random", "plies:random"], games=52, openings=str(path), **SMALL)
     assert repeat_notice(enough) is None
     odd = build_config(["plies:random", "plies:random"], games=53, openings=str(path), **SMALL)
     assert repeat_notice(odd) is not None  # the 27th pair reuses the first opening
     assert repeat_notice(build_config(["plies:random", "plies:random"], games=2, **SMALL)) is None
-    assert repeat_notice(build_config(["plies:random", "plies:random"], games=4, **SMALL))
+    start = repeat_notice(build_config(["plies:random", "plies:random"], games=4, **SMALL))
+    assert start is not None and "2 game pairs" in start and "starting position" in start
 
 
 def test_round_robin_and_gauntlet_pairings():

@@ -123,12 +123,17 @@ def repeat_notice(config: MatchConfig) -> str | None:
     otherwise): engines with a fixed node or depth limit on one thread then replay the same
     games, which the Elo, its error bars and the SPRT would count as new ones."""
     pairs = (config.games + 1) // 2 * config.rounds
-    if pairs <= len(config.openings):
+    n = len(config.openings)
+    if pairs <= n:
         return None
+    if n == 1 and not config.openings[0].moves and config.openings[0].fen is None:
+        where = "all from the starting position (no --openings)"
+    else:
+        where = f"over {n} opening{'s' if n > 1 else ''}: openings repeat"
     return (
-        f"note: {pairs} game pairs a pairing over {len(config.openings)} opening(s): openings "
-        "repeat, and deterministic engines (a fixed node or depth limit, one thread) replay "
-        "the same games, which the Elo, error bars and SPRT count as new ones"
+        f"note: {pairs} game pairs a pairing, {where}, and deterministic engines (a fixed "
+        "node or depth limit, one thread) replay the same games, which the Elo, error bars "
+        "and SPRT count as new ones"
     )
 
 
