@@ -128,18 +128,25 @@ def test_see_pruning_shrinks_the_tree_and_keeps_the_mates() -> None:
     mates.epd still found at its exact distance."""
     from plies.chess.engine.bench import BENCH_FENS
 
-    params = {"SEE_PRUNE_DEPTH": 6}
+    off = 10**6  # a margin no exchange reaches: that half of the pruning is off
+    variants = {
+        "none": {"SEE_PRUNE_DEPTH": 0},
+        "both": {"SEE_PRUNE_DEPTH": 6},
+        "quiet": {"SEE_PRUNE_DEPTH": 6, "SEE_PRUNE_CAPTURE": off},
+        "captures": {"SEE_PRUNE_DEPTH": 6, "SEE_PRUNE_QUIET": off},
+    }
     nodes = {}
-    for depth in (0, 6):
-        eng = Engine(hash_mb=16, params={"SEE_PRUNE_DEPTH": depth})
-        nodes[depth] = 0
+    for name, params in variants.items():
+        eng = Engine(hash_mb=16, params=params)
+        nodes[name] = 0
         for fen in BENCH_FENS:
             eng.new_game()
             result = eng.search(chess.Board(fen), depth=9)
             assert result.move in chess.Board(fen).legal_moves
-            nodes[depth] += result.nodes
-    assert nodes[6] < 0.97 * nodes[0]
-    pruning = Engine(hash_mb=8, params=params)
+            nodes[name] += result.nodes
+    assert nodes["both"] < 0.97 * nodes["none"]
+    assert nodes["quiet"] < nodes["none"] and nodes["captures"] < nodes["none"], nodes
+    pruning = Engine(hash_mb=8, params=variants["both"])
     for fen, n in _mates():
         pruning.new_game()
         assert pruning.search(chess.Board(fen), depth=2 * abs(n) + 2).mate == n, fen

@@ -1031,10 +1031,8 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
         if not special and not pin_ok(bd, fr, to, ksq, us):
             continue
         # quiet moves that cannot give check (the cheap pre-move filter) are pruned unmade
-        prunable = (
-            quiet and ply > 0 and not pv_node and not checked and legal >= 1
-            and best > -MATE_BOUND
-        )  # fmt: skip
+        may_prune = ply > 0 and not pv_node and not checked and legal >= 1 and best > -MATE_BOUND
+        prunable = quiet and may_prune
         if prunable and not special and not quiet_gives_check(bd, mv, st[I_KSQ + 1 - us]):
             if (
                 mem[M_FEATURES + F_LMP]
@@ -1067,18 +1065,16 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
             ):
                 legal += 1
                 continue
-        # a capture that loses more material than its depth allows (SEE)
+        # a capture that loses more material than its depth allows (SEE; a victim worth at
+        # least the capturer cannot lose material)
         if (
             mem[M_FEATURES + F_SEEP]
             and capture
+            and may_prune
             and not special
             and promo == 0
-            and ply > 0
-            and not pv_node
-            and not checked
-            and legal >= 1
-            and best > -MATE_BOUND
             and depth <= mem[M_KNOBS + K_SEE_DEPTH]
+            and SEE_VALUE[bd[to] & 7] < SEE_VALUE[bd[fr] & 7]
             and see_at(bd, st, mv, mem, M_SEE) < -mem[M_KNOBS + K_SEE_CAPTURE] * depth
         ):
             legal += 1
