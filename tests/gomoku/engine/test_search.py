@@ -366,3 +366,46 @@ def test_an_unknown_engine_number_is_a_one_line_error() -> None:
 
     with pytest.raises(InvalidOption, match=r"^unknown engine parameters: \['FOO'\]$"):
         Engine("freestyle", hash_mb=1, params={"FOO": 1})
+
+
+def test_refined_eval_takes_the_table_score_only_beyond_the_static_value() -> None:
+    lower, upper, exact = S.BOUND_LOWER, S.BOUND_UPPER, S.BOUND_EXACT
+    # a lower bound above the static value, an upper bound below it: the truth is there
+    assert S.refined_eval(100, 300, lower) == 300
+    assert S.refined_eval(100, -50, upper) == -50
+    assert S.refined_eval(100, 300, exact) == 300
+    assert S.refined_eval(100, -50, exact) == -50
+    # a bound on the near side says nothing the static value does not
+    assert S.refined_eval(100, 300, upper) == 100
+    assert S.refined_eval(100, -50, lower) == 100
+    # wins and losses stay with the win logic
+    assert S.refined_eval(100, S.WIN - 5, lower) == 100
+    assert S.refined_eval(100, -(S.WIN - 5), upper) == 100
+
+
+def test_table_eval_changes_the_tree_only_when_switched_on_and_keeps_the_tactics() -> None:
+    board = Board.from_moves(["h8", "i9", "g7", "j9", "i7", "h7"], 15, "freestyle")
+
+    def nodes(params: dict) -> int:
+        return Engine("freestyle", hash_mb=4, params=params).search(board, depth=9).nodes
+
+    assert nodes({"TT_EVAL": 0}) != nodes({"TT_EVAL": 1})
+    for rule in ("freestyle", "renju"):
+        # make the open four (a win in 3), block the opponent's four
+        board = Board.from_moves(["h8", "a1", "i8", "a3", "j8", "o15"], 15, rule)
+        result = Engine(rule, hash_mb=4, params={"TT_EVAL": 1}).search(board, depth=8)
+        assert result.move in {Move(6, 7), Move(10, 7)} and result.score > S.WIN_BOUND
+        board = Board.from_moves(["a1", "h9", "g9", "i9", "o1", "j9", "a15", "k9"], 15, rule)
+        assert Engine(rule, hash_mb=4, params={"TT_EVAL": 1}).search(board, depth=8).move == Move(
+            11, 6
+        )
+
+
+def test_table_entries_two_plies_below_the_horizon_are_trusted_at_any_depth() -> None:
+    # stored as depth 256 + depth (session 30: storing them as -1 measured weaker); one ply
+    # below the horizon stays -1, and ordinary depths are kept as they are
+    ctx = S.new_context(400, S.new_tt(1), np.zeros(1, dtype=np.int64))
+    for key, depth, stored in ((11, 5, 5), (12, -1, -1), (13, -2, 254), (14, -3, 253)):
+        S.tt_store(ctx, np.uint64(key << 40 | key), 7, 100, depth, S.BOUND_LOWER)
+        found, move, score, got, bound = S.tt_probe(ctx, np.uint64(key << 40 | key))
+        assert found and (move, score, got, bound) == (7, 100, stored, S.BOUND_LOWER)

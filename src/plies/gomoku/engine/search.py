@@ -58,7 +58,6 @@ MAX_PLY = 128
 MAX_MOVES = MAX_CELLS
 
 VCF_SEQ = 2 * V.MAX_VCF_DEPTH + 4  # the longest VCF sequence (then the VCF scratch in vcf_seq)
-RAZOR_MARGIN = 300  # razoring: static evaluation this far below alpha per ply of depth
 
 BOUND_UPPER = 1
 BOUND_LOWER = 2
@@ -85,7 +84,17 @@ S_POLICY_REDUCE = 16  # a quiet move this far below the node's best static order
 S_POLICY_KEEP = 17  # ... at most this far below it (or above it): one ply less (0: both off)
 S_SE_DEPTH = 18  # singular extensions from this remaining depth (0: off)
 S_SE_MARGIN = 19  # ... the table move is singular if the others fall this much per ply below it
-S_SKIP = 20  # S_SKIP + ply: 1 + the move a singular test skips at that ply (0: none)
+S_FAIL_HIGH = 20  # cut nodes this far per ply above beta search quiet moves a ply shallower
+S_TT_EVAL = 21  # 1: the pruning decisions use refined_eval (the table's score where it bounds)
+S_TT_PV_IIR = 22  # percent of (depth - table depth) a PV node with a shallow table move drops
+S_CONT_ATTACK = 23  # 1: a three after an own three two plies earlier is reduced a ply less
+S_RAZOR_MARGIN = 24  # razoring: static evaluation this far below alpha per ply of depth
+S_RAZOR_DEPTH = 25  # ... up to this depth
+S_RFP_DEPTH = 26  # reverse futility up to this depth
+S_CUT_LMR = 27  # at an expected cut node, quiet moves other than the killers are reduced this more
+S_MOVE_OWN = 28  # S_MOVE_OWN + ply: own threat class of the move made at that ply
+S_CUT = S_MOVE_OWN + MAX_PLY  # S_CUT + ply: 1 when the node at that ply is expected to cut
+S_SKIP = S_CUT + MAX_PLY  # S_SKIP + ply: 1 + the move a singular test skips at that ply (0: none)
 S_COUNT = S_SKIP + MAX_PLY
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
@@ -192,6 +201,14 @@ def new_context(cells: int, tt: np.ndarray, stop: np.ndarray) -> SearchContext:
     stats[S_POLICY_KEEP] = PR.POLICY_KEEP_GAP
     stats[S_SE_DEPTH] = PR.SE_DEPTH
     stats[S_SE_MARGIN] = PR.SE_MARGIN
+    stats[S_FAIL_HIGH] = PR.FAIL_HIGH_MARGIN
+    stats[S_TT_EVAL] = PR.TT_EVAL
+    stats[S_TT_PV_IIR] = PR.TT_PV_IIR
+    stats[S_CONT_ATTACK] = PR.CONT_ATTACK
+    stats[S_RAZOR_MARGIN] = PR.RAZOR_MARGIN
+    stats[S_RAZOR_DEPTH] = PR.RAZOR_DEPTH
+    stats[S_RFP_DEPTH] = PR.RFP_DEPTH
+    stats[S_CUT_LMR] = PR.CUT_LMR
     return SearchContext(
         tt,
         np.zeros((2, cells), dtype=np.int32),
@@ -316,6 +333,12 @@ def tt_store(ctx, key: np.uint64, move: int, score: int, depth: int, bound: int)
         if worth < worst:
             worst = worth
             victim = i
+    if depth < -1:
+        # two or more plies below the horizon (forced replies and open-three answers): stored
+        # as depth 256 + depth, which every later probe trusts. Until session 30 this came
+        # from the depth byte wrapping around; storing them as -1 instead measured weaker
+        # (-20 +- 27 Elo over 240 games, SPRT H0), so it is kept, on purpose now
+        depth += 256
     data = _pack(move if move >= 0 else 0xFFFF, score, depth, bound, age)
     tt[victim + 1] = data
     tt[victim] = key ^ data
@@ -440,6 +463,20 @@ def _tt_move_playable(st, p: int, defend: bool) -> bool:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def refined_eval(static_eval: int, tt_score: int, tt_bound: int) -> int:
+    """The value the pruning decisions use: the table's score where its bound says the truth
+    lies beyond the static value in the score's direction (a lower bound above it, an upper
+    bound below it), else the static value. Win scores are left to the win logic."""
+    if abs(tt_score) >= WIN_BOUND:
+        return static_eval
+    if tt_score > static_eval and (tt_bound & BOUND_LOWER) != 0:
+        return tt_score
+    if tt_score < static_eval and (tt_bound & BOUND_UPPER) != 0:
+        return tt_score
+    return static_eval
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def pick_next(ctx, ply: int, i: int, n: int) -> None:
     """Move the best-scored of moves ``i..n-1`` to position ``i`` (lazy selection sort: most
     nodes cut off after a move or two, so sorting everything would be wasted)."""
@@ -510,6 +547,8 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
     o = 1 - s
     side = s + 1
     pv_node = beta - alpha > 1
+    # an expected cut node (a null-window child its parent expects to fail high)
+    cut_node = not pv_node and ctx.stats[S_CUT + ply] != 0
     features = ctx.features
 
     # an own five wins now
@@ -595,6 +634,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         # be answered; search the defences instead (below the horizon, a few plies at most)
 
     key = st.hashes[st.info[I_PLY]]
+    tt_found = False
     tt_move = -1
     tt_score = 0
     tt_depth = -1
@@ -604,6 +644,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
     if features[F_TT]:
         found, tmove, tscore, tdepth, tbound = tt_probe(ctx, key)
         if found:
+            tt_found = True
             tt_move = tmove
             tt_score = score_from_tt(tscore, ply)
             tt_depth = tdepth
@@ -621,17 +662,24 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
     # a double three (a quiet position for pruning has none of them)
     opp_threats = st.counts[o, C_FLEX4] + st.counts[o, C_FOUR_THREE] + st.counts[o, C_THREE2]
     static_eval = evaluate(st, tb)
+    if ctx.stats[S_TT_EVAL] != 0 and tt_found and skip_move < 0:
+        static_eval = refined_eval(static_eval, tt_score, tt_bound)
     quiet_node = forced < 0 and ply > 0 and not pv_node and opp_threats == 0 and skip_move < 0
-    if quiet_node and features[F_FUTILITY] and depth <= 4 and abs(beta) < WIN_BOUND:
+    if (
+        quiet_node
+        and features[F_FUTILITY]
+        and depth <= ctx.stats[S_RFP_DEPTH]
+        and abs(beta) < WIN_BOUND
+    ):
         # reverse futility: far above beta with nothing to fear
         if static_eval - 120 * depth >= beta:
             return static_eval
     if (
         quiet_node
         and features[F_RAZOR]
-        and depth <= 2
+        and depth <= ctx.stats[S_RAZOR_DEPTH]
         and abs(alpha) < WIN_BOUND
-        and static_eval + RAZOR_MARGIN * depth < alpha
+        and static_eval + ctx.stats[S_RAZOR_MARGIN] * depth < alpha
         and not (
             features[F_RAZOR_THREATS] and st.counts[s, C_THREE2] + st.counts[s, C_FOUR_THREE] > 0
         )
@@ -658,6 +706,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         st.hashes[st.info[I_PLY]] = key0 ^ tb.zobrist[0, 0]
         st.info[I_SIDE] = 3 - side
         null_depth = depth - 1 - reduction
+        ctx.stats[S_CUT + ply + 1] = 0 if cut_node else 1
         null_score = -pvs(st, tb, ctx, -beta, -beta + 1, null_depth, ply + 1, np.int64(-1))
         st.info[I_SIDE] = side
         st.hashes[st.info[I_PLY]] = key0
@@ -670,6 +719,18 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         # no table move: the ordering is a guess, so spend less on this node (if it matters,
         # the next iteration finds it with a table move)
         depth -= 1
+    if (
+        ctx.stats[S_TT_PV_IIR] > 0
+        and pv_node
+        and ply > 0
+        and forced < 0
+        and tt_move >= 0
+        and depth > tt_depth + 1
+    ):
+        # a PV node whose table move comes from a much shallower search (the line changed):
+        # spend less on it until it proves itself
+        cut = (depth - tt_depth) * ctx.stats[S_TT_PV_IIR] // 100
+        depth -= min(cut, 3)
 
     # singular extension: when the table's move holds well and every other move, searched to
     # half the depth, falls clearly below it, the table's move is searched one ply deeper;
@@ -724,6 +785,17 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         # no defence: the opponent's threat goes through
         return -(WIN - ply - 4)
 
+    # fail-high reduction: a non-PV node whose static value is far above beta will most likely
+    # cut; its quiet moves (not an own four or better) are searched a ply shallower
+    fail_high = (
+        ctx.stats[S_FAIL_HIGH] > 0
+        and forced < 0
+        and cut_node
+        and skip_move < 0
+        and abs(beta) < WIN_BOUND
+        and static_eval >= beta + ctx.stats[S_FAIL_HIGH] * depth
+    )
+    lmp_limit = 2 + depth * (depth + 2) // 2
     best = -INF
     best_move = -1
     old_alpha = alpha
@@ -770,6 +842,8 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         new_depth = new_depth_base
         if mv == ext_move:
             new_depth += 1
+        elif fail_high and own < C_FOUR and new_depth > 1:
+            new_depth -= 1
         order_gap = 0
         if policy_reduce > 0 and depth >= 3:
             order = static_order(st, ctx, mv, s, own, opp)
@@ -779,11 +853,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         if ply > 0 and not pv_node and not tactical and best > -WIN_BOUND and tried > 0:
             # move-count pruning near the horizon: the ordering has put the moves that matter
             # first
-            if (
-                features[F_LMP]
-                and depth <= ctx.stats[S_LMP_DEPTH]
-                and tried >= 2 + depth * (depth + 2) // 2
-            ):
+            if features[F_LMP] and depth <= ctx.stats[S_LMP_DEPTH] and tried >= lmp_limit:
                 break
             # futility: a quiet move cannot lift a hopeless static score to alpha
             if (
@@ -793,10 +863,12 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                 and static_eval + 100 + 150 * depth <= alpha
             ):
                 continue
+        ctx.stats[S_MOVE_OWN + ply] = own
         make_inline(st, tb, mv, True)  # inlined: a call would copy ~140 words of state
         if new_depth_base > 0 and features[F_TT]:
             tt_prefetch(ctx.tt, st.hashes[st.info[I_PLY]])
         if tried == 0:
+            ctx.stats[S_CUT + ply + 1] = 0 if pv_node or cut_node else 1
             score = -pvs(st, tb, ctx, -beta, -alpha, new_depth, ply + 1, mv)
         else:
             r = 0
@@ -809,6 +881,19 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                         r += 1
                     elif order_gap <= policy_keep and r > 0:
                         r -= 1
+                if (
+                    ctx.stats[S_CONT_ATTACK] != 0
+                    and ply >= 2
+                    and r > 0
+                    and own >= C_THREE
+                    and own != C_FORBID
+                    and ctx.stats[S_MOVE_OWN + ply - 2] >= C_THREE
+                    and ctx.stats[S_MOVE_OWN + ply - 2] != C_FORBID
+                ):
+                    # an attack going on: a three after an own three
+                    r -= 1
+                if cut_node and mv != ctx.killers[ply, 0] and mv != ctx.killers[ply, 1]:
+                    r += ctx.stats[S_CUT_LMR]
                 if ply == 0 and own >= C_THREE and own != C_FORBID and features[F_ROOT_THREATS]:
                     # a root move making an open three may start a win that only a search
                     # to nearly full depth sees (docs/engine.md "Root threats")
@@ -817,8 +902,10 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                     r = new_depth - 1
                 if r < 0:
                     r = 0
+            ctx.stats[S_CUT + ply + 1] = 1 if r > 0 or not cut_node else 0
             score = -pvs(st, tb, ctx, -alpha - 1, -alpha, new_depth - r, ply + 1, mv)
             if score > alpha and r > 0:
+                ctx.stats[S_CUT + ply + 1] = 0 if cut_node else 1
                 score = -pvs(st, tb, ctx, -alpha - 1, -alpha, new_depth, ply + 1, mv)
             if score > alpha and score < beta:
                 score = -pvs(st, tb, ctx, -beta, -alpha, new_depth, ply + 1, mv)
