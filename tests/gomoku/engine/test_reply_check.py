@@ -21,8 +21,9 @@ G8 = Move(6, 7)
 NODES = 400_000
 # the game's evaluation (no pattern network): with a net the searches see other lines at
 # these budgets (the session-21 net neither plays g8 nor proves the loss after it in 100,000
-# nodes), and these tests are about the mechanism
-GAME_EVAL = {"NET": "off"}
+# nodes), and these tests are about the mechanism; the same for the search refinements of
+# session 30 (with them the root search no longer plays g8 at this budget)
+GAME_EVAL = {"NET": "off", "TT_EVAL": 0, "CUT_LMR": 0}
 CHECK = {"DEFENCE_SEARCH_SHARE": 25, **GAME_EVAL}
 
 

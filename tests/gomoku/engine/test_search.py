@@ -383,22 +383,21 @@ def test_refined_eval_takes_the_table_score_only_beyond_the_static_value() -> No
     assert S.refined_eval(100, -(S.WIN - 5), upper) == 100
 
 
-def test_table_eval_changes_the_tree_only_when_switched_on_and_keeps_the_tactics() -> None:
+@pytest.mark.parametrize("name", ["TT_EVAL", "CUT_LMR"])
+def test_session_30_refinements_change_the_tree_and_keep_the_tactics(name: str) -> None:
     board = Board.from_moves(["h8", "i9", "g7", "j9", "i7", "h7"], 15, "freestyle")
 
     def nodes(params: dict) -> int:
         return Engine("freestyle", hash_mb=4, params=params).search(board, depth=9).nodes
 
-    assert nodes({"TT_EVAL": 0}) != nodes({"TT_EVAL": 1})
+    assert nodes({name: 0}) != nodes({name: 1})
     for rule in ("freestyle", "renju"):
         # make the open four (a win in 3), block the opponent's four
         board = Board.from_moves(["h8", "a1", "i8", "a3", "j8", "o15"], 15, rule)
-        result = Engine(rule, hash_mb=4, params={"TT_EVAL": 1}).search(board, depth=8)
+        result = Engine(rule, hash_mb=4, params={name: 1}).search(board, depth=8)
         assert result.move in {Move(6, 7), Move(10, 7)} and result.score > S.WIN_BOUND
         board = Board.from_moves(["a1", "h9", "g9", "i9", "o1", "j9", "a15", "k9"], 15, rule)
-        assert Engine(rule, hash_mb=4, params={"TT_EVAL": 1}).search(board, depth=8).move == Move(
-            11, 6
-        )
+        assert Engine(rule, hash_mb=4, params={name: 1}).search(board, depth=8).move == Move(11, 6)
 
 
 def test_table_entries_two_plies_below_the_horizon_are_trusted_at_any_depth() -> None:

@@ -163,8 +163,6 @@ class Engine:
                 "SE_MARGIN",
                 "FAIL_HIGH_MARGIN",
                 "TT_EVAL",
-                "TT_PV_IIR",
-                "CONT_ATTACK",
                 "RAZOR_MARGIN",
                 "RAZOR_DEPTH",
                 "RFP_DEPTH",
@@ -856,8 +854,6 @@ class Engine:
         ctx.stats[S.S_SE_MARGIN] = self._search_params["SE_MARGIN"]
         ctx.stats[S.S_FAIL_HIGH] = self._search_params["FAIL_HIGH_MARGIN"]
         ctx.stats[S.S_TT_EVAL] = self._search_params["TT_EVAL"]
-        ctx.stats[S.S_TT_PV_IIR] = self._search_params["TT_PV_IIR"]
-        ctx.stats[S.S_CONT_ATTACK] = self._search_params["CONT_ATTACK"]
         ctx.stats[S.S_RAZOR_MARGIN] = self._search_params["RAZOR_MARGIN"]
         ctx.stats[S.S_RAZOR_DEPTH] = self._search_params["RAZOR_DEPTH"]
         ctx.stats[S.S_RFP_DEPTH] = self._search_params["RFP_DEPTH"]

@@ -86,14 +86,11 @@ S_SE_DEPTH = 18  # singular extensions from this remaining depth (0: off)
 S_SE_MARGIN = 19  # ... the table move is singular if the others fall this much per ply below it
 S_FAIL_HIGH = 20  # cut nodes this far per ply above beta search quiet moves a ply shallower
 S_TT_EVAL = 21  # 1: the pruning decisions use refined_eval (the table's score where it bounds)
-S_TT_PV_IIR = 22  # percent of (depth - table depth) a PV node with a shallow table move drops
-S_CONT_ATTACK = 23  # 1: a three after an own three two plies earlier is reduced a ply less
-S_RAZOR_MARGIN = 24  # razoring: static evaluation this far below alpha per ply of depth
-S_RAZOR_DEPTH = 25  # ... up to this depth
-S_RFP_DEPTH = 26  # reverse futility up to this depth
-S_CUT_LMR = 27  # at an expected cut node, quiet moves other than the killers are reduced this more
-S_MOVE_OWN = 28  # S_MOVE_OWN + ply: own threat class of the move made at that ply
-S_CUT = S_MOVE_OWN + MAX_PLY  # S_CUT + ply: 1 when the node at that ply is expected to cut
+S_RAZOR_MARGIN = 22  # razoring: static evaluation this far below alpha per ply of depth
+S_RAZOR_DEPTH = 23  # ... up to this depth
+S_RFP_DEPTH = 24  # reverse futility up to this depth
+S_CUT_LMR = 25  # at an expected cut node, quiet moves other than the killers are reduced this more
+S_CUT = 26  # S_CUT + ply: 1 when the node at that ply is expected to cut
 S_SKIP = S_CUT + MAX_PLY  # S_SKIP + ply: 1 + the move a singular test skips at that ply (0: none)
 S_COUNT = S_SKIP + MAX_PLY
 
@@ -203,8 +200,6 @@ def new_context(cells: int, tt: np.ndarray, stop: np.ndarray) -> SearchContext:
     stats[S_SE_MARGIN] = PR.SE_MARGIN
     stats[S_FAIL_HIGH] = PR.FAIL_HIGH_MARGIN
     stats[S_TT_EVAL] = PR.TT_EVAL
-    stats[S_TT_PV_IIR] = PR.TT_PV_IIR
-    stats[S_CONT_ATTACK] = PR.CONT_ATTACK
     stats[S_RAZOR_MARGIN] = PR.RAZOR_MARGIN
     stats[S_RAZOR_DEPTH] = PR.RAZOR_DEPTH
     stats[S_RFP_DEPTH] = PR.RFP_DEPTH
@@ -719,18 +714,6 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         # no table move: the ordering is a guess, so spend less on this node (if it matters,
         # the next iteration finds it with a table move)
         depth -= 1
-    if (
-        ctx.stats[S_TT_PV_IIR] > 0
-        and pv_node
-        and ply > 0
-        and forced < 0
-        and tt_move >= 0
-        and depth > tt_depth + 1
-    ):
-        # a PV node whose table move comes from a much shallower search (the line changed):
-        # spend less on it until it proves itself
-        cut = (depth - tt_depth) * ctx.stats[S_TT_PV_IIR] // 100
-        depth -= min(cut, 3)
 
     # singular extension: when the table's move holds well and every other move, searched to
     # half the depth, falls clearly below it, the table's move is searched one ply deeper;
@@ -863,7 +846,6 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                 and static_eval + 100 + 150 * depth <= alpha
             ):
                 continue
-        ctx.stats[S_MOVE_OWN + ply] = own
         make_inline(st, tb, mv, True)  # inlined: a call would copy ~140 words of state
         if new_depth_base > 0 and features[F_TT]:
             tt_prefetch(ctx.tt, st.hashes[st.info[I_PLY]])
@@ -881,17 +863,6 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                         r += 1
                     elif order_gap <= policy_keep and r > 0:
                         r -= 1
-                if (
-                    ctx.stats[S_CONT_ATTACK] != 0
-                    and ply >= 2
-                    and r > 0
-                    and own >= C_THREE
-                    and own != C_FORBID
-                    and ctx.stats[S_MOVE_OWN + ply - 2] >= C_THREE
-                    and ctx.stats[S_MOVE_OWN + ply - 2] != C_FORBID
-                ):
-                    # an attack going on: a three after an own three
-                    r -= 1
                 if cut_node and mv != ctx.killers[ply, 0] and mv != ctx.killers[ply, 1]:
                     r += ctx.stats[S_CUT_LMR]
                 if ply == 0 and own >= C_THREE and own != C_FORBID and features[F_ROOT_THREATS]:
