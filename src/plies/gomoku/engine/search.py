@@ -332,7 +332,7 @@ def tt_store(ctx, key: np.uint64, move: int, score: int, depth: int, bound: int)
         # two or more plies below the horizon (forced replies and open-three answers): stored
         # as depth 256 + depth, which every later probe trusts. Until session 30 this came
         # from the depth byte wrapping around; storing them as -1 instead measured weaker
-        # (-20 +- 27 Elo over 240 games, SPRT H0), so it is kept, on purpose now
+        # (-20.3 +- 44.1 Elo over 240 games, SPRT H0), so it is kept, on purpose now
         depth += 256
     data = _pack(move if move >= 0 else 0xFFFF, score, depth, bound, age)
     tt[victim + 1] = data
@@ -768,8 +768,8 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         # no defence: the opponent's threat goes through
         return -(WIN - ply - 4)
 
-    # fail-high reduction: a non-PV node whose static value is far above beta will most likely
-    # cut; its quiet moves (not an own four or better) are searched a ply shallower
+    # fail-high reduction (FAIL_HIGH_MARGIN, off): an expected cut node whose static value is
+    # far above beta will most likely cut; its moves that make no four go a ply shallower
     fail_high = (
         ctx.stats[S_FAIL_HIGH] > 0
         and forced < 0
