@@ -150,32 +150,7 @@ class Engine:
         p = params or {}
         self._search_params = {
             name: int(p.get(name, engine_params.rule_value(name, self.rule_code)))
-            for name in (
-                "QTHREE_PLIES",
-                "VCF_LEAF_NODES",
-                "VCF_LEAF_DEPTH",
-                "TACTICAL_OWN",
-                "TACTICAL_OPP",
-                "LMP_DEPTH",
-                "POLICY_REDUCE_GAP",
-                "POLICY_KEEP_GAP",
-                "SE_DEPTH",
-                "SE_MARGIN",
-                "FAIL_HIGH_MARGIN",
-                "TT_EVAL",
-                "RAZOR_MARGIN",
-                "RAZOR_DEPTH",
-                "RFP_DEPTH",
-                "CUT_LMR",
-                "ROOT_VCT_SHARE",
-                "ROOT_VCT_DEPTH",
-                "ROOT_VCT_HOT_SHARE",
-                "ROOT_VCT_HOT_SCORE",
-                "DEFENCE_VCT_SHARE",
-                "DEFENCE_VCT_TRIES",
-                "DEFENCE_VCT_DEPTH",
-                "DEFENCE_SEARCH_SHARE",
-            )
+            for name in engine_params.SEARCH_NUMBERS
         }
         try:
             self._order = combos.move_order(

@@ -170,21 +170,8 @@ def rule_value(name: str, rule: int | str):
     return own[name] if name in own else globals()[name]
 
 
-# the names Engine(params=...) may override
-TUNABLE = (
-    "EVAL",
-    "ORDER",
-    "THREAT",
-    "NET",
-    "NET_SIZE",
-    "COMBO_VALUE",
-    "PATTERN_VALUE",
-    "CLASS_BONUS",
-    "ATTACK",
-    "DEFENCE",
-    "RENJU_33_FORBIDDEN",
-    "LMR_BASE",
-    "LMR_DIVISOR",
+# the integer numbers the search reads per engine (Engine passes them to the kernels)
+SEARCH_NUMBERS = (
     "QTHREE_PLIES",
     "VCF_LEAF_NODES",
     "VCF_LEAF_DEPTH",
@@ -210,6 +197,23 @@ TUNABLE = (
     "DEFENCE_VCT_DEPTH",
     "DEFENCE_SEARCH_SHARE",
 )
+
+# the names Engine(params=...) may override
+TUNABLE = (
+    "EVAL",
+    "ORDER",
+    "THREAT",
+    "NET",
+    "NET_SIZE",
+    "COMBO_VALUE",
+    "PATTERN_VALUE",
+    "CLASS_BONUS",
+    "ATTACK",
+    "DEFENCE",
+    "RENJU_33_FORBIDDEN",
+    "LMR_BASE",
+    "LMR_DIVISOR",
+) + SEARCH_NUMBERS
 
 
 # the table choices: the names every table parameter takes besides the path of a table file
