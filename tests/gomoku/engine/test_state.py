@@ -164,3 +164,6 @@ def test_black_double_three_cells_as_forbidden() -> None:
         ST.make_tables(rules.RENJU, {"RENJU_33_FORBIDDEN": 2})
     with pytest.raises(ValueError, match="RENJU_33_FORBIDDEN must be 0 or 1"):
         params.parse_number("RENJU_33_FORBIDDEN", "2")  # pbrain INFO param, arena specs
+    with pytest.raises(ValueError, match="TT_EVAL must be 0 or 1"):
+        params.parse_number("TT_EVAL", "2")
+    assert params.parse_number("TT_EVAL", "0") == 0

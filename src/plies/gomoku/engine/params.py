@@ -252,11 +252,11 @@ def parse_number(name: str, text: str) -> int | float:
 def check_number(name: str, value: float) -> None:
     """ValueError (saying why) when ``value`` is out of the range the scalar ``name`` takes;
     most numbers take any value, a few are bounded (``NET_SIZE``: 0 or a board size,
-    ``RENJU_33_FORBIDDEN``: 0 or 1)."""
+    the switches ``RENJU_33_FORBIDDEN`` and ``TT_EVAL``: 0 or 1)."""
     from plies.gomoku.rules import MAX_SIZE, MIN_SIZE
 
-    if name == "RENJU_33_FORBIDDEN" and value not in (0, 1):
-        raise ValueError(f"RENJU_33_FORBIDDEN must be 0 or 1, not {value}")
+    if name in ("RENJU_33_FORBIDDEN", "TT_EVAL") and value not in (0, 1):
+        raise ValueError(f"{name} must be 0 or 1, not {value}")
     if name == "NET_SIZE" and value != 0 and value not in range(MIN_SIZE, MAX_SIZE + 1):
         raise ValueError(f"NET_SIZE must be 0 or a board size {MIN_SIZE}..{MAX_SIZE}, not {value}")
 
