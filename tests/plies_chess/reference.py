@@ -125,12 +125,26 @@ def reference_evaluate(bd, st, w) -> int:
         sign = -1 if bd[sq] >> 3 == 0 else 1  # a black piece attacked counts for white
         mg += sign * w[P.W_THREAT_PAWN_MG]
         eg += sign * w[P.W_THREAT_PAWN_EG]
+    pawn_attacks: list[set[int]] = [set(), set()]  # the squares each colour's pawns attack
+    for j in range(npawns):
+        sq = scratch[48 + j]
+        pawn_attacks[bd[sq] >> 3] |= _attacks_of(bd, sq)
+    if w[P.W_SPACE] != 0:
+        mg += _space(bd, st, w, pawn_attacks)
     king_units_0 = 0  # attack units on the white king zone (by black)
     king_units_1 = 0
     king_att_0 = 0
     king_att_1 = 0
     wk = st[I_KSQ]
     bk = st[I_KSQ + 1]
+
+    def counts(tgt: int, c: int) -> bool:  # a square the mobility of colour c counts
+        q = bd[tgt]
+        if w[P.W_MOB_AREA] == 0:
+            return q == 0 or (q >> 3) != c
+        own_blocker = q != 0 and (q >> 3) == c and (q & 7) in (PAWN, KING)
+        return not own_blocker and tgt not in pawn_attacks[1 - c]
+
     for j in range(npieces):
         sq = scratch[64 + j]
         p = bd[sq]
@@ -145,8 +159,7 @@ def reference_evaluate(bd, st, w) -> int:
                 tgt = KNIGHT_TO[sq, k]
                 if tgt < 0:
                     break
-                q = bd[tgt]
-                if q == 0 or (q >> 3) != c:
+                if counts(tgt, c):
                     mob += 1
                 hits += KING_NEAR[enemy_king, tgt]
         else:
@@ -157,13 +170,11 @@ def reference_evaluate(bd, st, w) -> int:
                     tgt = RAYS[sq, d, k]
                     if tgt < 0:
                         break
-                    q = bd[tgt]
                     hits += KING_NEAR[enemy_king, tgt]
-                    if q != 0:
-                        if (q >> 3) != c:
-                            mob += 1
+                    if counts(tgt, c):
+                        mob += 1
+                    if bd[tgt] != 0:
                         break
-                    mob += 1
             if t == ROOK:
                 f = sq & 7
                 if scratch[c * 8 + f] == 0:
@@ -231,6 +242,29 @@ def reference_evaluate(bd, st, w) -> int:
     if st[I_SIDE] == 1:
         score = -score
     return score + w[P.W_TEMPO]
+
+
+def _space(bd, st, w, pawn_attacks: list[set[int]]) -> int:
+    """The space term (middle game, from white's view), square by square."""
+    total = 0
+    for c in range(2):
+        own_pawn = PAWN | (c << 3)
+        ranks = range(1, 4) if c == 0 else range(4, 7)
+        step = 8 if c == 0 else -8
+        count = 0
+        for r in ranks:
+            for f in range(2, 6):
+                sq = r * 8 + f
+                if bd[sq] == own_pawn or sq in pawn_attacks[1 - c]:
+                    continue
+                count += 1
+                ahead = [sq + k * step for k in (1, 2, 3)]
+                if any(0 <= a < 64 and bd[a] == own_pawn for a in ahead):
+                    count += 1
+        pieces = sum(st[I_CNT + (c << 3) + t] for t in (KNIGHT, BISHOP, ROOK, QUEEN))
+        value = count * pieces * w[P.W_SPACE] // 16
+        total += value if c == 0 else -value
+    return total
 
 
 def _attacks_of(bd, sq: int) -> set[int]:

@@ -166,6 +166,8 @@ THREAT_TERMS = {
     "THREAT_BY_ROOK_EG": (9, 27, 33, 2, 47),
     "HANGING": (59, 61),
     "SAFE_CHECK": (67, 71, 73, 79),
+    "MOBILITY_AREA": 1,
+    "SPACE": 7,
 }
 
 

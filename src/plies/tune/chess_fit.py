@@ -39,7 +39,7 @@ from plies.chess.engine.evaluate import SCRATCH, evaluate
 from plies.errors import InvalidOption
 
 SEARCH_NAMES = P.SEARCH_NAMES
-EVAL_NAMES = tuple(n for n in P.NAMES if n not in SEARCH_NAMES)
+EVAL_NAMES = tuple(n for n in P.NAMES if n not in SEARCH_NAMES | P.SWITCH_NAMES)
 
 
 def load_params(path: str | Path) -> dict:
@@ -214,6 +214,8 @@ def start_values(base: dict | None = None) -> dict:
     for name in EVAL_NAMES:
         v = (base or {}).get(name, getattr(P, name))
         values[name] = list(v) if isinstance(v, list | tuple) else v
+    for name in P.SWITCH_NAMES & set(base or {}):  # kept as given, never tuned
+        values[name] = base[name]
     return values
 
 
@@ -221,6 +223,7 @@ def _slots(values: dict) -> list[tuple[str, int | None]]:
     return [
         (name, i)
         for name, v in values.items()
+        if name not in P.SWITCH_NAMES
         for i in (range(len(v)) if isinstance(v, list) else [None])
     ]
 

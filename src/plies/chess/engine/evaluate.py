@@ -1,8 +1,8 @@
 """The static evaluation (compiled): tapered material and piece-square sums (kept incrementally
 by ``board.make``), plus mobility, pawn structure (doubled, isolated, connected, passed with
 king distances), pieces attacked by pawns, threats by minor pieces and rooks, undefended
-pieces attacked, king safety (attackers on the king's zone, safe checks, shelter), bishop
-pair, rooks on open files and a tempo bonus, computed at the node from the bitboards of
+pieces attacked, king safety (attackers on the king's zone, safe checks, shelter), space,
+bishop pair, rooks on open files and a tempo bonus, computed at the node from the bitboards of
 ``st``. Weights come from ``params.eval_arrays``.
 """
 
@@ -75,6 +75,14 @@ def _bitboard_tables():
 
 
 FILE_BB, ADJACENT_BB, PASSED_BB, ZONE_BB = _bitboard_tables()
+# SPACE_BB[c]: files c-f on relative ranks 2-4 of colour c (the space term's squares)
+SPACE_BB = np.array(
+    [
+        bits_of(r * 8 + f for f in range(2, 6) for r in range(1, 4)),
+        bits_of(r * 8 + f for f in range(2, 6) for r in range(4, 7)),
+    ],
+    dtype=np.int64,
+)
 
 
 def _pawn_tables():
@@ -167,6 +175,20 @@ def evaluate(bd, st, w, scratch) -> int:
                         near = KING_DIST[st[I_KSQ + 1 - c], front] * w[P.W_PASSED_KING_THEIRS]
                         near -= KING_DIST[st[I_KSQ + c], front] * w[P.W_PASSED_KING_OWN]
                         eg += sign * (rel - 2) * near
+    # space: safe squares in the centre behind the own pawns, weighted by the own pieces
+    if w[P.W_SPACE] != 0:
+        for c in range(2):
+            own = wp if c == 0 else bp
+            safe = SPACE_BB[c] & ~own & ~(pawn_att_b if c == 0 else pawn_att_w)
+            if c == 0:
+                behind = (own >> 8) | (own >> 16) | (own >> 24)
+            else:
+                behind = (own << 8) | (own << 16) | (own << 24)
+            pieces = 0
+            for t in range(KNIGHT, KING):
+                pieces += st[I_CNT + (c << 3) + t]
+            space = (popcount(safe) + popcount(safe & behind)) * pieces * w[P.W_SPACE] // 16
+            mg += space if c == 0 else -space
     # pieces attacked by pawns
     pieces_w = occ_w & ~wp & ~st[I_BB + KING]
     pieces_b = occ_b & ~bp & ~st[I_BB + (KING | 8)]
@@ -187,6 +209,10 @@ def evaluate(bd, st, w, scratch) -> int:
         own_pawns = wp if c == 0 else bp
         opp_pawns = bp if c == 0 else wp
         zone = ZONE_BB[st[I_KSQ + 1 - c]]
+        area = ~own_occ
+        if w[P.W_MOB_AREA] != 0:
+            their_pawn_att = pawn_att_b if c == 0 else pawn_att_w
+            area = ~(own_pawns | st[I_BB + (c << 3) + KING] | their_pawn_att)
         for t in range(KNIGHT, KING):
             x = st[I_BB + (c << 3) + t]
             while x != 0:
@@ -206,7 +232,7 @@ def evaluate(bd, st, w, scratch) -> int:
                                 mg += sign * w[P.W_ROOK_HALF_MG]
                                 eg += sign * w[P.W_ROOK_HALF_EG]
                 scratch[(c << 2) + t - KNIGHT] |= att
-                m = popcount(att & ~own_occ) - w[P.W_MOB_BASE + t]
+                m = popcount(att & area) - w[P.W_MOB_BASE + t]
                 mg += sign * m * w[P.W_MOB_MG + t]
                 eg += sign * m * w[P.W_MOB_EG + t]
                 if att & zone != 0:

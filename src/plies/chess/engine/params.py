@@ -32,6 +32,13 @@ KING_FILE_MG = (9, 21, 6, -13, -1, -2, 30, 16)  # castled corners good, centre f
 MOBILITY_MG = (0, 0, -1, 5, 3, 2, 0)
 MOBILITY_EG = (0, 0, 4, 4, 5, 2, 0)
 MOBILITY_BASE = (0, 0, 9, 2, 5, -3, 0)
+# where mobility is counted (1 on, 0 off): squares not holding an own pawn or the own king
+# and not attacked by an enemy pawn (0: every square not holding an own piece)
+MOBILITY_AREA = 0
+# space (middle game): per safe square (no own pawn, not attacked by an enemy pawn) on files
+# c-f, relative ranks 2-4, counted twice when up to three squares behind an own pawn, times
+# the side's knights, bishops, rooks and queens, / 16
+SPACE = 0
 
 # pawn structure (mg, eg)
 DOUBLED = (-3, 0)
@@ -233,9 +240,17 @@ W_THREAT_ROOK_EG = 120
 W_HANGING_MG = 128
 W_HANGING_EG = 129
 W_SAFE_CHECK = 130  # 8 slots by checking piece type (knight = 2 .. queen = 5)
+W_MOB_AREA = 138
+W_SPACE = 139
 W_COUNT = 144
 
-NAMES = [n for n in dir() if n.isupper() and not n.startswith("W_") and n != "SEARCH_NAMES"]
+# the evaluation's switches (0 or 1): not numbers for a fit to move
+SWITCH_NAMES = frozenset({"MOBILITY_AREA"})
+NAMES = [
+    n
+    for n in dir()
+    if n.isupper() and not n.startswith("W_") and n not in ("SEARCH_NAMES", "SWITCH_NAMES")
+]
 
 
 def _get(overrides: dict | None, name: str):
@@ -320,4 +335,6 @@ def eval_arrays(overrides: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     w[W_THREAT_ROOK_EG + 1 : W_THREAT_ROOK_EG + 6] = g("THREAT_BY_ROOK_EG")
     w[W_HANGING_MG], w[W_HANGING_EG] = g("HANGING")
     w[W_SAFE_CHECK + 2 : W_SAFE_CHECK + 6] = g("SAFE_CHECK")
+    w[W_MOB_AREA] = g("MOBILITY_AREA")
+    w[W_SPACE] = g("SPACE")
     return pst, w
