@@ -111,13 +111,10 @@ def review_game(game: chess.pgn.Game, player: str, engine, nodes: int) -> dict |
             )
         else:
             board.push(node.move)
-    result = headers.get("Result", "*")
-    won = {"1-0": chess.WHITE, "0-1": chess.BLACK}.get(result)
-    outcome = "draw" if result == "1/2-1/2" else ("win" if won == colour else "loss")
     return {
         "round": headers.get("Round"),
         "colour": "white" if colour else "black",
-        "outcome": outcome,
+        "outcome": outcome(headers, player),
         "termination": headers.get("Termination", ""),
         "moves": moves,
     }
@@ -195,6 +192,26 @@ def summarise(reviews: list[dict]) -> dict:
     }
 
 
+def outcome(headers, player: str) -> str | None:
+    """``win``, ``loss`` or ``draw`` for ``player`` by the game's result; None if it did not
+    play or the game is unfinished."""
+    result = headers.get("Result", "*")
+    if player not in (headers.get("White"), headers.get("Black")):
+        return None
+    if result == "1/2-1/2":
+        return "draw"
+    if result not in ("1-0", "0-1"):
+        return None
+    winner = headers.get("White") if result == "1-0" else headers.get("Black")
+    return "win" if winner == player else "loss"
+
+
+def select_games(games: list, player: str, only: str) -> list:
+    """The games to review: those ``player`` lost (``lost``), drew (``drawn``) or played."""
+    wanted = {"lost": ("loss",), "drawn": ("draw",), "all": ("win", "loss", "draw")}[only]
+    return [g for g in games if outcome(g.headers, player) in wanted]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("pgn", nargs="+")
@@ -214,13 +231,7 @@ def main() -> int:
         with open(name) as handle:
             while (game := chess.pgn.read_game(handle)) is not None:
                 games.append(game)
-    if args.only == "lost":
-        games = [
-            g
-            for g in games
-            if (g.headers.get("Result") == "1-0" and g.headers.get("Black") == args.player)
-            or (g.headers.get("Result") == "0-1" and g.headers.get("White") == args.player)
-        ]
+    games = select_games(games, args.player, args.only)
     reviews = []
     started = time.monotonic()
     with chess.engine.SimpleEngine.popen_uci(args.stockfish) as engine:

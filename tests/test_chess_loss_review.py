@@ -88,3 +88,30 @@ def test_review_game_scores_the_players_moves_only() -> None:
     assert nc3["own"] == 20 and nc3["before"] == 0 and nc3["after"] == 0
     assert qh5["before"] == -100 and qh5["after"] == -100 and qh5["loss"] == 0
     assert review.review_game(game, "nobody", _Judge(), 1000) is None
+
+
+def test_games_are_selected_by_the_players_outcome() -> None:
+    def game(white: str, black: str, result: str) -> chess.pgn.Game:
+        g = chess.pgn.Game()
+        g.headers.update({"White": white, "Black": black, "Result": result})
+        return g
+
+    games = [
+        game("plies", "sf", "0-1"),
+        game("sf", "plies", "0-1"),
+        game("sf", "plies", "1-0"),
+        game("plies", "sf", "1/2-1/2"),
+        game("a", "b", "1-0"),
+        game("plies", "sf", "*"),
+    ]
+    assert [review.outcome(g.headers, "plies") for g in games] == [
+        "loss",
+        "win",
+        "loss",
+        "draw",
+        None,
+        None,
+    ]
+    assert review.select_games(games, "plies", "lost") == [games[0], games[2]]
+    assert review.select_games(games, "plies", "drawn") == [games[3]]
+    assert review.select_games(games, "plies", "all") == games[:4]

@@ -464,3 +464,31 @@ def test_mates_keep_their_exact_scores_with_continuation_history(fen: str, n: in
     engine = Engine(hash_mb=8, params={"CONT_HIST": 1})
     result = engine.search(chess.Board(fen), depth=2 * abs(n) + 2)
     assert result.mate == n
+
+
+def test_capture_history_fills_its_table_orders_captures_and_switches_off() -> None:
+    """CAPT_HIST on: a search of a position full of captures fills the capture history
+    (bounded by the gravity), the entries' sign follows cut-offs, the search changes (other
+    node counts) and still plays a legal move; off (the default): the table stays empty."""
+    board = chess.Board("r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7")
+    board.push_san("Bg5")
+    on = Engine(hash_mb=16, params={"CAPT_HIST": 1})
+    result = on.search(board, depth=9)
+    assert result.move in board.legal_moves
+    table = on._contexts[0].mem[S.M_CAPTHIST : S.M_CAPTHIST + 1024 * 8]
+    assert np.count_nonzero(table) > 20
+    assert np.abs(table).max() <= 16384
+    assert (table > 0).any() and (table < 0).any()
+    # an entry is a (capturer piece code, target, victim type) triple: victims are pawn..queen
+    victims = np.flatnonzero(table) % 8
+    assert victims.min() >= chess.PAWN and victims.max() <= chess.QUEEN
+    off = Engine(hash_mb=16)
+    assert off.search(board, depth=9).nodes != result.nodes
+    assert not off._contexts[0].mem[S.M_CAPTHIST : S.M_CAPTHIST + 1024 * 8].any()
+
+
+@pytest.mark.parametrize("fen,n", _mates()[:4])
+def test_mates_keep_their_exact_scores_with_capture_history(fen: str, n: int) -> None:
+    engine = Engine(hash_mb=8, params={"CAPT_HIST": 1})
+    result = engine.search(chess.Board(fen), depth=2 * abs(n) + 2)
+    assert result.mate == n

@@ -286,6 +286,8 @@ class Engine:
         ctx.history[:] //= 2
         if ctx.knobs[S.K_CONT_HIST]:
             ctx.mem[S.M_CONT : S.M_CONT + 1024 * 1024] >>= 1
+        if ctx.knobs[S.K_CAPT_HIST]:
+            ctx.mem[S.M_CAPTHIST : S.M_CAPTHIST + 1024 * 8] >>= 1
 
     # --- search -----------------------------------------------------------------------------
 

@@ -178,6 +178,9 @@ CORR_HIST = 0
 # session 28: +20.5 +- 16.8 at 100,000 nodes (SPRT H1), -2.5 at 10,000 (docs/chess.md)
 CONT_HIST = 1
 LMR_HISTORY_DIV = 6000
+# capture history (1 on, 0 off): captures are ordered by MVV-LVA plus a history of how each
+# (capturer, target square, victim) did: up after a cut-off, down when tried before one
+CAPT_HIST = 0
 # Syzygy WDL probes inside the search (with tables loaded): at nodes of at least this depth
 # just after a capture or pawn move (UCI SyzygyProbeDepth)
 SYZYGY_PROBE_DEPTH = 1
@@ -199,7 +202,7 @@ SEARCH_NAMES = frozenset(
         "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_VERIFY_DEPTH", "WIN_PROB_SCALE",
         "HISTORY_PRUNE_DEPTH", "HISTORY_PRUNE_MARGIN", "SINGULAR_DEPTH", "SINGULAR_MARGIN",
         "SEE_PRUNE_DEPTH", "SEE_PRUNE_QUIET", "SEE_PRUNE_CAPTURE",
-        "SYZYGY_PROBE_DEPTH", "CORR_HIST", "CONT_HIST", "LMR_HISTORY_DIV",
+        "SYZYGY_PROBE_DEPTH", "CORR_HIST", "CONT_HIST", "LMR_HISTORY_DIV", "CAPT_HIST",
         "TIME_MOVES_TO_GO", "TIME_STABILITY", "TIME_STABLE", "TIME_DROP_CP",
     }
 )  # fmt: skip

@@ -150,7 +150,8 @@ K_LMR_HIST_DIV = 16
 K_SEE_DEPTH = 17
 K_SEE_QUIET = 18
 K_SEE_CAPTURE = 19
-K_COUNT = 20
+K_CAPT_HIST = 20
+K_COUNT = 21
 
 
 def search_knobs(overrides: dict | None = None) -> np.ndarray:
@@ -176,6 +177,7 @@ def search_knobs(overrides: dict | None = None) -> np.ndarray:
     k[K_SEE_DEPTH] = o.get("SEE_PRUNE_DEPTH", PR.SEE_PRUNE_DEPTH)
     k[K_SEE_QUIET] = o.get("SEE_PRUNE_QUIET", PR.SEE_PRUNE_QUIET)
     k[K_SEE_CAPTURE] = o.get("SEE_PRUNE_CAPTURE", PR.SEE_PRUNE_CAPTURE)
+    k[K_CAPT_HIST] = o.get("CAPT_HIST", PR.CAPT_HIST)
     return k
 
 
@@ -211,7 +213,12 @@ CORR_LIMIT = 128 * CORR_GRAIN
 # move's key]
 M_CKEY = M_CORR + 2 * 16384  # [MAX_PLY + 3]
 M_CONT = M_CKEY + MAX_PLY + 3  # [1024, 1024]
-M_SIZE = M_CONT + 1024 * 1024
+# capture history: [the capturer's piece code * 64 + target square, the victim's type]; the
+# captures tried at each ply (their malus after a cut-off)
+M_CAPTHIST = M_CONT + 1024 * 1024  # [1024, 8]
+M_CAPTS = M_CAPTHIST + 1024 * 8  # [MAX_PLY + 1, MAX_MOVES]
+M_SIZE = M_CAPTS + (MAX_PLY + 1) * MAX_MOVES
+CAPT_HIST_DIV = 8  # a capture's ordering score adds its history / this
 
 
 class SearchContext(NamedTuple):
@@ -509,8 +516,9 @@ SCORE_BAD_CAPTURE = -(1 << 36)
 @njit(cache=True, nogil=True, inline="always")
 def score_moves(bd, st, mem, ply: int, n: int, tt_move: int, quiet_node: bool, c1: int,
                 c2: int) -> None:  # fmt: skip
-    """Ordering scores: TT move, good captures (MVV-LVA; SEE checked only when the victim is
-    worth less than the attacker), queen promotions, killers, history (plus the continuation
+    """Ordering scores: TT move, good captures (MVV-LVA, plus the capture history when
+    ``CAPT_HIST`` is on; SEE checked only when the victim is worth less than the attacker),
+    queen promotions, killers, history (plus the continuation
     histories at offsets ``c1`` and ``c2`` of ``mem``, each -1 for none), bad captures last."""
     us = st[I_SIDE]
     mb = M_MOVES + ply * MAX_MOVES
@@ -519,6 +527,7 @@ def score_moves(bd, st, mem, ply: int, n: int, tt_move: int, quiet_node: bool, c
     k0 = mem[M_KILLERS + 2 * ply]
     k1 = mem[M_KILLERS + 2 * ply + 1]
     hb = M_HISTORY + us * 4096
+    capt_hist = mem[M_KNOBS + K_CAPT_HIST] != 0 and order
     for i in range(n):
         mv = mem[mb + i]
         fr = mv & 63
@@ -534,6 +543,8 @@ def score_moves(bd, st, mem, ply: int, n: int, tt_move: int, quiet_node: bool, c
         elif victim != 0 or promo == QUEEN:
             attacker = bd[fr] & 7
             mvv = SEE_VALUE[victim] * 16 - attacker + SEE_VALUE[promo]
+            if capt_hist:
+                mvv += mem[M_CAPTHIST + (bd[fr] * 64 + to) * 8 + victim] // CAPT_HIST_DIV
             if quiet_node and SEE_VALUE[victim] < SEE_VALUE[attacker] and promo == 0:
                 if see_at(bd, st, mv, mem, M_SEE) < 0:
                     mem[sb + i] = SCORE_BAD_CAPTURE + mvv
@@ -594,6 +605,15 @@ def _history_update(mem, us: int, mv: int, bonus: int, key: int, c1: int, c2: in
         _gravity(mem, c1 + key, bonus)
     if c2 >= 0:
         _gravity(mem, c2 + key, bonus)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def capture_key(bd, mv: int) -> int:
+    """The capture history's entry of capture ``mv`` (the capturer's piece code and target
+    square, the victim's type; en passant takes a pawn)."""
+    to = (mv >> 6) & 63
+    victim = PAWN if (mv >> 16) == FLAG_EP else bd[to] & 7
+    return M_CAPTHIST + (bd[mv & 63] * 64 + to) * 8 + victim
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -1010,6 +1030,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
     best_move = 0
     legal = 0
     nquiet = 0
+    ncapt = 0
     old_alpha = alpha
     if tb_floor > alpha:
         alpha = tb_floor  # only moves better than the table's win count
@@ -1177,6 +1198,9 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
         if quiet and nquiet < MAX_MOVES:
             mem[M_QUIETS + ply * MAX_MOVES + nquiet] = mv
             nquiet += 1
+        elif capture and ncapt < MAX_MOVES:
+            mem[M_CAPTS + ply * MAX_MOVES + ncapt] = mv
+            ncapt += 1
         if score > best:
             best = score
             if score > alpha:
@@ -1210,6 +1234,13 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
     if best_move != 0 and best >= beta and mem[M_FEATURES + F_ORDER]:
         bflag = best_move >> 16
         capture = (bd[(best_move >> 6) & 63] != 0 and bflag != FLAG_CASTLE) or bflag == FLAG_EP
+        if mem[M_KNOBS + K_CAPT_HIST] != 0:
+            # capture history: the cut-off capture up, the captures tried before it down (all
+            # of them after a quiet cut-off)
+            bonus = min(depth * depth * 8, 1600)
+            for j in range(ncapt):
+                q = mem[M_CAPTS + ply * MAX_MOVES + j]
+                _gravity(mem, capture_key(bd, q), bonus if q == best_move else -bonus)
         if not capture and ((best_move >> 12) & 7) == 0:
             if mem[M_KILLERS + 2 * ply + 0] != best_move:
                 mem[M_KILLERS + 2 * ply + 1] = mem[M_KILLERS + 2 * ply + 0]
