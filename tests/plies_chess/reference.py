@@ -185,8 +185,8 @@ def reference_evaluate(bd, st, w) -> int:
                         mg += sign * w[P.W_ROOK_HALF_MG]
                         eg += sign * w[P.W_ROOK_HALF_EG]
         m = mob - w[P.W_MOB_BASE + t]
-        mg += sign * m * w[P.W_MOB_MG + t]
-        eg += sign * m * w[P.W_MOB_EG + t]
+        mg += sign * (m * w[P.W_MOB_MG + t] + w[P.W_MOB_DELTA_MG + (int(t) - KNIGHT) * 28 + mob])
+        eg += sign * (m * w[P.W_MOB_EG + t] + w[P.W_MOB_DELTA_EG + (int(t) - KNIGHT) * 28 + mob])
         if hits > 0:
             if c == 0:
                 king_units_1 += w[P.W_KING_UNITS + t]

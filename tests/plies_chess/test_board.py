@@ -168,6 +168,8 @@ THREAT_TERMS = {
     "SAFE_CHECK": (67, 71, 73, 79),
     "MOBILITY_AREA": 1,
     "SPACE": 7,
+    "MOBILITY_DELTA_MG": tuple((i * 37) % 29 - 14 for i in range(112)),
+    "MOBILITY_DELTA_EG": tuple((i * 53) % 31 - 15 for i in range(112)),
 }
 
 

@@ -205,20 +205,22 @@ def test_gradient_fit_recovers_a_parameter_from_labels_it_generated():
 
 
 def test_fit_keeps_the_evaluations_switches_as_given():
-    """A switch (``MOBILITY_AREA``) in the base parameters is what the fit evaluates with (the
-    losses differ from the fit without it) and is never tuned or reported as changed."""
+    """A switch (``MOBILITY_AREA``, 1 by default) in the base parameters is what the fit
+    evaluates with (the losses differ from the fit with the default) and is never tuned or
+    reported as changed."""
     positions = _positions(_random_positions(300, seed=12))
-    truth = {"MOBILITY_AREA": 1, "MOBILITY_MG": (0, 0, 7, 6, 4, 2, 0)}
+    truth = {"MOBILITY_AREA": 0, "MOBILITY_MG": (0, 0, 7, 6, 4, 2, 0)}
     positions.y = 1 / (1 + np.exp(-chess_fit.white_evals(positions, truth) / 250.0))
     names = ("MOBILITY_MG",)
-    on, on_report = chess_fit.gradient_fit(positions, seed=3, rounds=2, names=names,
-                                           base={"MOBILITY_AREA": 1})  # fmt: skip
-    off, off_report = chess_fit.gradient_fit(positions, seed=3, rounds=2, names=names)
-    assert "MOBILITY_AREA" not in on and "MOBILITY_AREA" not in off
-    assert on_report.train_before != off_report.train_before
-    assert on_report.train_after < off_report.train_after  # the labels were made with it on
+    given, given_report = chess_fit.gradient_fit(positions, seed=3, rounds=2, names=names,
+                                                 base={"MOBILITY_AREA": 0})  # fmt: skip
+    default, default_report = chess_fit.gradient_fit(positions, seed=3, rounds=2, names=names)
+    assert P.MOBILITY_AREA == 1
+    assert "MOBILITY_AREA" not in given and "MOBILITY_AREA" not in default
+    assert given_report.train_before != default_report.train_before
+    assert given_report.train_after < default_report.train_after  # the labels' setting
     assert ("MOBILITY_AREA", None) not in chess_fit._slots(
-        chess_fit.start_values({"MOBILITY_AREA": 1})
+        chess_fit.start_values({"MOBILITY_AREA": 0})
     )
     with pytest.raises(InvalidOption):
         chess_fit.gradient_fit(positions, names=("MOBILITY_AREA",))

@@ -391,10 +391,13 @@ def settle_many(
     deep_alts: list[set[Pair]] = [set() for _ in games]  # alternatives analysed at it
     values = [position_values(e, m, rules) for e, m in games]
 
-    def shallow_round() -> list[tuple[int, Pair]]:
-        """The best alternatives still to verify at the budget, outside deeper positions."""
+    def shallow_round(only: set[int] | None = None) -> list[tuple[int, Pair]]:
+        """The best alternatives still to verify at the budget, outside deeper positions (of
+        the games ``only``, or all)."""
         todo = []
         for g, (evals, moves) in enumerate(games):
+            if only is not None and g not in only:
+                continue
             pairs = uncertain_moves(evals, moves, values[g], rules, threshold, tried[g])
             todo += [(g, pair) for pair in pairs if pair[0] not in deep[g]]
         return todo if analyse is not None else []
@@ -444,15 +447,18 @@ def settle_many(
         return values
     run([], todo)
     # the confirmation changed values: verify what is uncertain now, at the budget of the
-    # position the move was played from
+    # position the move was played from; only in the games confirmed (a game reviewed alone
+    # without a move to confirm stops before this, so it must here too)
+    confirmed = {g for g, _ in todo}
     for _ in range(rounds):
         deeper = [
             (g, pair)
             for g, (evals, moves) in enumerate(games)
+            if g in confirmed
             for pair in deep_uncertain(evals, moves, values[g], rules, threshold, deep[g],
                                        deep_alts[g])
         ]  # fmt: skip
-        shallow = shallow_round()
+        shallow = shallow_round(confirmed)
         if not shallow and not deeper:
             break
         run(shallow, deeper)

@@ -232,9 +232,11 @@ def evaluate(bd, st, w, scratch) -> int:
                                 mg += sign * w[P.W_ROOK_HALF_MG]
                                 eg += sign * w[P.W_ROOK_HALF_EG]
                 scratch[(c << 2) + t - KNIGHT] |= att
-                m = popcount(att & area) - w[P.W_MOB_BASE + t]
-                mg += sign * m * w[P.W_MOB_MG + t]
-                eg += sign * m * w[P.W_MOB_EG + t]
+                count = popcount(att & area)
+                m = count - w[P.W_MOB_BASE + t]
+                j = (t - KNIGHT) * 28 + count
+                mg += sign * (m * w[P.W_MOB_MG + t] + w[P.W_MOB_DELTA_MG + j])
+                eg += sign * (m * w[P.W_MOB_EG + t] + w[P.W_MOB_DELTA_EG + j])
                 if att & zone != 0:
                     if c == 0:
                         king_units_1 += w[P.W_KING_UNITS + t]
