@@ -474,9 +474,11 @@ def test_continuation_history_fills_its_tables_and_switches_off() -> None:
     assert not off._contexts[0].mem[S.M_CONT : S.M_CONT + 1024 * 1024].any()
 
 
+@pytest.mark.parametrize("params", [{"CONT_HIST": 1}, {"CAPT_HIST": 1}])
 @pytest.mark.parametrize("fen,n", _mates()[:4])
-def test_mates_keep_their_exact_scores_with_continuation_history(fen: str, n: int) -> None:
-    engine = Engine(hash_mb=8, params={"CONT_HIST": 1})
+def test_mates_keep_their_exact_scores_with_the_history_tables(fen: str, n: int, params) -> None:
+    """Continuation history (on by default) and capture history (off) keep mate distances."""
+    engine = Engine(hash_mb=8, params=params)
     result = engine.search(chess.Board(fen), depth=2 * abs(n) + 2)
     assert result.mate == n
 
@@ -500,10 +502,3 @@ def test_capture_history_fills_its_table_orders_captures_and_switches_off() -> N
     off = Engine(hash_mb=16)
     assert off.search(board, depth=9).nodes != result.nodes
     assert not off._contexts[0].mem[S.M_CAPTHIST : S.M_CAPTHIST + 1024 * 8].any()
-
-
-@pytest.mark.parametrize("fen,n", _mates()[:4])
-def test_mates_keep_their_exact_scores_with_capture_history(fen: str, n: int) -> None:
-    engine = Engine(hash_mb=8, params={"CAPT_HIST": 1})
-    result = engine.search(chess.Board(fen), depth=2 * abs(n) + 2)
-    assert result.mate == n
