@@ -128,7 +128,7 @@ def decisive_move(moves: list[dict]) -> dict | None:
     return None
 
 
-def classify(moves: list[dict], move: dict | None) -> str:
+def classify(move: dict | None) -> str:
     """blunder, drift or lost-ending (see the module's docstring); 'unclear' without a move."""
     if move is None:
         return "unclear"
@@ -171,7 +171,7 @@ def summarise(reviews: list[dict]) -> dict:
         if review["outcome"] != "loss":
             continue
         move = decisive_move(review["moves"])
-        kind = classify(review["moves"], move)
+        kind = classify(move)
         classes[kind] = classes.get(kind, 0) + 1
         lost.append(
             {
@@ -228,9 +228,13 @@ def main() -> int:
         return 2
     games = []
     for name in args.pgn:
-        with open(name) as handle:
-            while (game := chess.pgn.read_game(handle)) is not None:
-                games.append(game)
+        try:
+            with open(name) as handle:
+                while (game := chess.pgn.read_game(handle)) is not None:
+                    games.append(game)
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"error: cannot read {name}: {exc}", file=sys.stderr)
+            return 2
     games = select_games(games, args.player, args.only)
     reviews = []
     started = time.monotonic()
@@ -243,7 +247,7 @@ def main() -> int:
             reviews.append(review)
             move = decisive_move(review["moves"])
             kind = {
-                "loss": classify(review["moves"], move),
+                "loss": classify(move),
                 "draw": "draw " + draw_class(review["moves"]),
             }.get(review["outcome"], "-")
             where = (

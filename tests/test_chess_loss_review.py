@@ -44,10 +44,10 @@ def test_decisive_move_is_the_first_that_stays_lost() -> None:
 
 
 def test_classes() -> None:
-    assert review.classify([], _move(9, 20, -300)) == "blunder"
-    assert review.classify([], _move(9, -150, -220)) == "drift"
-    assert review.classify([], _move(9, 0, -300, material=12)) == "lost-ending"
-    assert review.classify([], None) == "unclear"
+    assert review.classify(_move(9, 20, -300)) == "blunder"
+    assert review.classify(_move(9, -150, -220)) == "drift"
+    assert review.classify(_move(9, 0, -300, material=12)) == "lost-ending"
+    assert review.classify(None) == "unclear"
     assert review.draw_class([_move(1, 0, -500)] * 3) == "lost"
     assert review.draw_class([_move(1, 0, -150)] * 3) == "worse"
     assert review.draw_class([_move(1, 0, 0)] * 3) == "level"
