@@ -27,15 +27,6 @@ from plies.gomoku.rules import RULE_CODES  # noqa: E402
 from plies.tune import gomoku_data, gomoku_net  # noqa: E402
 
 
-def float_net(net: PN.Net, tables: int) -> gomoku_net.NetFit:
-    """The float form of an engine net (the inverse of ``NetFit.net``)."""
-    emb = net.emb[:tables].reshape(tables * net.emb.shape[1], PN.H) / PN.Q_EMB
-    w2 = net.w2 / gomoku_net.OUT
-    return gomoku_net.NetFit(
-        emb, net.w1 / PN.Q_W1, net.b1 / PN.ONE, w2[: PN.H2], float(w2[PN.H2]), 1.0, tables
-    )
-
-
 def net_of(choice: str, rule: str) -> PN.Net | None:
     if choice == "off":
         return None
@@ -60,7 +51,7 @@ def main() -> int:
     rows = {"games": len(games), "leaves": data.size, "td": args.td, "nets": {}}
     for choice in args.net or ["off", "learned"]:
         net = net_of(choice, args.rule)
-        out = 0.0 if net is None else float_net(net, data.tables).forward(data)[0]
+        out = 0.0 if net is None else gomoku_net.from_engine_net(net, data.tables).forward(data)[0]
         value = gomoku_net.NetData(*[getattr(data, f) for f in data.__dataclass_fields__])
         value.base = data.base + out
         scale = gomoku_net.fit_scale(value)

@@ -1240,6 +1240,18 @@ def train() -> None:
     "zero).",
 )
 @click.option(
+    "--init",
+    metavar="NET",
+    help="--target net: start the fit from this net (learned: the rule's shipped net, or a "
+    "net's path) instead of a random start: fine-tuning, e.g. on games from deeper searches.",
+)
+@click.option(
+    "--learning-rate",
+    type=float,
+    help="--target eval and net: the optimiser's step (default 4.0 for eval, 0.01 for net; "
+    "training.md suggests a smaller one with --init).",
+)
+@click.option(
     "--target",
     type=click.Choice(["eval", "order", "choice", "threat", "net"]),
     default="eval",
@@ -1271,6 +1283,14 @@ def train_gomoku(**kw) -> None:
         raise InvalidOption(f"--gain must be within (0, 10], not {kw['gain']}")
     if kw["steps"] is None:
         kw["steps"] = {"threat": 600, "net": 800}.get(kw["target"], 400)
+    if kw["init"] is not None and kw["target"] != "net":
+        raise InvalidOption("--init needs --target net")
+    if kw["learning_rate"] is not None and not kw["learning_rate"] > 0.0:
+        raise InvalidOption(f"--learning-rate must be positive, not {kw['learning_rate']}")
+    if kw["init"] is not None and kw["fit"]:
+        from plies.tune.gomoku_net import load_start
+
+        load_start(kw["init"], kw["rule"])  # a missing net is named before any game is played
     run(TrainRequest(**kw), _console())
 
 

@@ -175,3 +175,43 @@ def test_plies_train_gomoku_no_far_cells_reaches_the_fit(tmp_path):
         main([*args, "--target", "net", "--out", str(out), "--steps", "5", flag])
         assert json.loads(out.with_suffix(".json").read_text())["far_cells"] is far
         assert bool(PN.load_net(out).emb[:, combos.FAR_COMBO].any()) is far
+
+
+def test_a_fit_can_start_from_an_engine_net(games):
+    data = gomoku_net.net_data(games, "freestyle")
+    start = gomoku_net.fit(data, "freestyle", steps=20, seed=3).net()
+    # the float form of an engine net is its exact inverse
+    again = gomoku_net.from_engine_net(start, 1).net()
+    for a, b in zip(start, again, strict=True):
+        assert np.array_equal(a, b)
+    # no steps: the start itself; a few steps at a small rate: near it, lower training loss
+    unchanged = gomoku_net.fit(data, "freestyle", steps=0, init=start)
+    assert all(np.array_equal(a, b) for a, b in zip(start, unchanged.net(), strict=True))
+    tuned = gomoku_net.fit(data, "freestyle", steps=10, learning_rate=0.002, init=start)
+    assert tuned.report["loss_after"]["train"] < unchanged.report["loss_after"]["train"]
+    moved = np.abs(tuned.emb - unchanged.emb).max()
+    assert 0 < moved <= 10 * 0.002 * 1.01  # Adam moves a weight at most about its rate a step
+    # a random start differs from it: the start was used
+    fresh = gomoku_net.fit(data, "freestyle", steps=10, learning_rate=0.002, seed=3)
+    assert np.abs(fresh.emb - unchanged.emb).max() > 0.01
+
+
+def test_plies_train_gomoku_init_fine_tunes_a_net(tmp_path, capsys):
+    from plies.cli import main
+
+    data, out, tuned = tmp_path / "g.jsonl", tmp_path / "n.npy", tmp_path / "t.npy"
+    args = ["train", "gomoku", "--size", "9", "--games", "2", "--nodes", "200", "--data", str(data)]
+    main([*args, "--target", "net", "--out", str(out), "--steps", "5"])
+    main([*args, "--target", "net", "--out", str(tuned), "--steps", "0", "--init", str(out)])
+    assert json.loads(tuned.with_suffix(".json").read_text())["init"] == str(out)
+    assert all(np.array_equal(a, b) for a, b in zip(PN.load_net(out), PN.load_net(tuned)))
+    capsys.readouterr()
+    for bad, message in (
+        (["--target", "threat", "--init", str(out)], "--init needs --target net"),
+        (["--target", "net", "--init", str(tmp_path / "none.npy")], "no net at"),
+        (["--target", "net", "--learning-rate", "0"], "--learning-rate must be positive"),
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main([*args, "--out", str(tmp_path / "x.npy"), *bad])
+        assert exc.value.code == 2
+        assert message in capsys.readouterr().err

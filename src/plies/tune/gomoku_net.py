@@ -190,6 +190,31 @@ class NetFit:
         )
 
 
+def from_engine_net(net: PN.Net, tables: int) -> NetFit:
+    """The float form of an engine net (the inverse of :meth:`NetFit.net` at gain 1); its
+    scale is 1 (a fit sets its own)."""
+    emb = net.emb[:tables].reshape(tables * net.emb.shape[1], PN.H) / PN.Q_EMB
+    w2 = net.w2 / OUT
+    return NetFit(
+        emb, net.w1 / PN.Q_W1, net.b1 / PN.ONE, w2[: PN.H2], float(w2[PN.H2]), 1.0, tables
+    )
+
+
+def load_start(choice: str, rule: str) -> PN.Net:
+    """The net a fit starts from (``--init``): ``learned`` (the rule's shipped net) or a
+    net's path."""
+    from plies.gomoku.rules import RULE_CODES
+
+    if choice == "learned":
+        path = PN.net_path(RULE_CODES[rule])
+        if not path.exists():
+            raise InvalidOption(f"the {rule} rule has no shipped net to start from")
+        return PN.load_net(path)
+    if not Path(choice).exists():
+        raise InvalidOption(f"no net at {choice}")
+    return PN.load_net(choice)
+
+
 def cross_entropy(target: np.ndarray, z: np.ndarray) -> float:
     """Mean cross-entropy of ``sigmoid(z)`` against the targets."""
     return float(np.mean(target * np.logaddexp(0, -z) + (1 - target) * np.logaddexp(0, z)))
@@ -222,9 +247,12 @@ def fit(
     prior: float = 1e-3,
     seed: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    init: PN.Net | None = None,
 ) -> NetFit:
     """Fit the network to ``data`` (see the module's text): the scale on the training rows
-    first, then the weights by Adam from a seeded start whose output is 0."""
+    first, then the weights by Adam from a seeded start whose output is 0, or from the
+    engine net ``init`` (fine-tuning: every weight, unseen combinations' embeddings
+    included, starts at ``init``'s)."""
     from plies.gomoku.engine.params import WIN_PROB_SCALE
 
     if data.size == 0:
@@ -247,6 +275,11 @@ def fit(
     seen = np.zeros(n_emb, dtype=bool)
     seen[np.unique(np.concatenate([train.index_own, train.index_opp]))] = True
     model.emb[~seen] = 0.0
+    if init is not None:
+        start = from_engine_net(init, data.tables)
+        for k in ("emb", "w1", "b1", "w2"):
+            setattr(model, k, np.array(getattr(start, k), dtype=float))
+        model.b2 = float(start.b2)
     names = ("emb", "w1", "b1", "w2", "b2")
     moments = {k: (np.zeros_like(np.asarray(getattr(model, k), float)),) * 2 for k in names}
     b1m, b2m, eps = 0.9, 0.999, 1e-8

@@ -41,7 +41,7 @@ class TrainRequest:
     coarse: bool = False
     gain: float = 1.0
     steps: int = 400
-    learning_rate: float = 4.0
+    learning_rate: float | None = None  # None: the target's default (eval 4.0, net 0.01)
     prior: float | None = None  # None: the target's default (PRIORS)
     backend: str = "local"
     ray_address: str | None = None
@@ -50,6 +50,7 @@ class TrainRequest:
     target: str = "eval"
     net: str = "learned"
     far_cells: bool = True
+    init: str | None = None  # --target net: the net the fit starts from (learned or a path)
 
 
 def _bar(console: Any):
@@ -118,7 +119,7 @@ def train_gomoku(request: TrainRequest, console: Any) -> dict | None:
             data,
             request.rule,
             steps=request.steps,
-            learning_rate=request.learning_rate,
+            learning_rate=4.0 if request.learning_rate is None else request.learning_rate,
             prior=PRIORS["eval"] if request.prior is None else request.prior,
             progress=lambda d, t: bar.update(task, completed=d, total=t),
         )
@@ -224,9 +225,16 @@ def _train_net(request: TrainRequest, games: list[dict], console: Any) -> dict:
     from functools import partial
 
     build = partial(gomoku_net.net_data, td=request.td, far_cells=request.far_cells)
-    fit = partial(gomoku_net.fit, seed=request.seed)
+    options: dict[str, Any] = {"seed": request.seed}
+    if request.init is not None:
+        options["init"] = gomoku_net.load_start(request.init, request.rule)
+    if request.learning_rate is not None:
+        options["learning_rate"] = request.learning_rate
+    fit = partial(gomoku_net.fit, **options)
     steps = (build, fit, gomoku_net.save)
-    return _train_leaves(request, games, console, steps, "net", far_cells=request.far_cells)
+    return _train_leaves(
+        request, games, console, steps, "net", far_cells=request.far_cells, init=request.init
+    )
 
 
 def _train_leaves(
