@@ -204,7 +204,8 @@ def test_plies_train_gomoku_init_fine_tunes_a_net(tmp_path, capsys):
     main([*args, "--target", "net", "--out", str(out), "--steps", "5"])
     main([*args, "--target", "net", "--out", str(tuned), "--steps", "0", "--init", str(out)])
     assert json.loads(tuned.with_suffix(".json").read_text())["init"] == str(out)
-    assert all(np.array_equal(a, b) for a, b in zip(PN.load_net(out), PN.load_net(tuned), strict=True))
+    pairs = zip(PN.load_net(out), PN.load_net(tuned), strict=True)
+    assert all(np.array_equal(a, b) for a, b in pairs)
     capsys.readouterr()
     for bad, message in (
         (["--target", "threat", "--init", str(out)], "--init needs --target net"),
