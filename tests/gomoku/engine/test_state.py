@@ -167,32 +167,3 @@ def test_black_double_three_cells_as_forbidden() -> None:
     with pytest.raises(ValueError, match="TT_EVAL must be 0 or 1"):
         params.parse_number("TT_EVAL", "2")
     assert params.parse_number("TT_EVAL", "0") == 0
-
-
-@pytest.mark.parametrize("share", [0, 32, 64])
-def test_the_previous_position_blends_into_the_cell_term(share: int) -> None:
-    # EVAL_PREVIOUS: the cell term mixes in the position before the last move, seen by the
-    # side to move now; a position with no move made since the state was built is alone
-    plain = ST.make_tables(rules.FREESTYLE, {"THREAT": "off", "NET": "off"})
-    tb = ST.make_tables(rules.FREESTYLE, {"THREAT": "off", "NET": "off", "EVAL_PREVIOUS": share})
-    board = Board.from_moves(["h8", "i9", "g7", "j9", "h10"], 15, "freestyle")
-    st, _ = ST.state_from_board(board, tb)
-    assert ST.evaluate(st, tb) == ST.evaluate(st, plain)
-    start = ST.evaluate(st, plain)
-    sums = [int(v) for v in st.info[ST.I_EVALSUM : ST.I_EVALSUM + 2]]
-    attack, defence = (int(tb.weights[w]) for w in (ST.W_ATTACK, ST.W_DEFENCE))
-    for move in (7 * 15 + 9, 3 * 15 + 3):  # the side to move plays, then the other side
-        ST.make(st, tb, move)
-        s = int(st.info[ST.I_SIDE]) - 1
-        now = [int(v) for v in st.info[ST.I_EVALSUM : ST.I_EVALSUM + 2]]
-        own = (now[s] * (64 - share) + sums[s] * share) // 64
-        opp = (now[1 - s] * (64 - share) + sums[1 - s] * share) // 64
-        assert ST.evaluate(st, tb) == (own * attack - opp * defence) // 64
-        if share == 0:
-            assert ST.evaluate(st, tb) == ST.evaluate(st, plain)
-        sums = now
-    ST.undo(st, tb)
-    ST.undo(st, tb)
-    assert ST.evaluate(st, tb) == start
-    with pytest.raises(ValueError, match="EVAL_PREVIOUS"):
-        ST.make_tables(rules.FREESTYLE, {"EVAL_PREVIOUS": 65})

@@ -52,11 +52,6 @@ ORDER = "learned"
 ATTACK = 82
 DEFENCE = 64
 
-# the share of the previous position (before the last move, seen by the same side) in the
-# evaluation's cell term, in 64ths (0: the position alone; Rapfi averages the two, 32): the
-# cell sums swing with the side to move, and the blend damps that odd-even swing
-EVAL_PREVIOUS = 0
-
 # Renju: whether the evaluation takes black's double-three cells as forbidden (1: they add no
 # cell value and no double threat to black's threat mask; 95% of them are forbidden) or as
 # double threats (0, before session 27); the move generator checks each one exactly either
@@ -215,7 +210,6 @@ TUNABLE = (
     "CLASS_BONUS",
     "ATTACK",
     "DEFENCE",
-    "EVAL_PREVIOUS",
     "RENJU_33_FORBIDDEN",
     "LMR_BASE",
     "LMR_DIVISOR",
@@ -258,14 +252,11 @@ def parse_number(name: str, text: str) -> int | float:
 def check_number(name: str, value: float) -> None:
     """ValueError (saying why) when ``value`` is out of the range the scalar ``name`` takes;
     most numbers take any value, a few are bounded (``NET_SIZE``: 0 or a board size,
-    ``EVAL_PREVIOUS``: 0..64,
     the switches ``RENJU_33_FORBIDDEN`` and ``TT_EVAL``: 0 or 1)."""
     from plies.gomoku.rules import MAX_SIZE, MIN_SIZE
 
     if name in ("RENJU_33_FORBIDDEN", "TT_EVAL") and value not in (0, 1):
         raise ValueError(f"{name} must be 0 or 1, not {value}")
-    if name == "EVAL_PREVIOUS" and value not in range(0, 65):
-        raise ValueError(f"EVAL_PREVIOUS must be a whole number of 64ths 0..64, not {value}")
     if name == "NET_SIZE" and value != 0 and value not in range(MIN_SIZE, MAX_SIZE + 1):
         raise ValueError(f"NET_SIZE must be 0 or a board size {MIN_SIZE}..{MAX_SIZE}, not {value}")
 

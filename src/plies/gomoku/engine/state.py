@@ -83,8 +83,7 @@ W_DEFENCE = 1
 W_NET = 2  # 1 when the pattern network is on (pattern_net.py)
 W_NET_SIZE = 3  # params.NET_SIZE: the board size the network's far-cell count is referred to
 W_BLACK_33 = 4  # params.RENJU_33_FORBIDDEN under Renju, else 0
-W_PREVIOUS = 5  # params.EVAL_PREVIOUS: the previous position's share of the cell term, in 64ths
-W_COUNT = 6
+W_COUNT = 5
 
 
 @intrinsic
@@ -296,9 +295,6 @@ def make_tables(rule: int, overrides: dict | None = None) -> Tables:
     params.check_number("NET_SIZE", net_size)
     weights[W_NET_SIZE] = int(net_size)
     weights[W_BLACK_33] = black_33
-    previous = overrides.get("EVAL_PREVIOUS", params.rule_value("EVAL_PREVIOUS", rule))
-    params.check_number("EVAL_PREVIOUS", previous)
-    weights[W_PREVIOUS] = int(previous)
     return Tables(packed, cv, ev, zob, weights, threat, PN.engine_array(net))
 
 
@@ -647,13 +643,6 @@ def evaluate(st, tb) -> int:
     s = st.info[I_SIDE] - 1
     own = st.info[I_EVALSUM + s]
     opp = st.info[I_EVALSUM + 1 - s]
-    share = tb.weights[W_PREVIOUS]
-    ply = st.info[I_PLY]
-    if share != 0 and ply > st.info[I_BASE_PLY]:
-        # blend in the position before the last move, seen by the same side (its sums are on
-        # the undo stack): the cell term then swings less between a ply and the next
-        own = (own * (64 - share) + st.ucounts[ply - 1, U_EVALSUM + s] * share) // 64
-        opp = (opp * (64 - share) + st.ucounts[ply - 1, U_EVALSUM + 1 - s] * share) // 64
     cells = (own * tb.weights[W_ATTACK] - opp * tb.weights[W_DEFENCE]) // 64
     value = cells + tb.threat[s, TE.mask_of(st.counts, s, tb.weights[W_BLACK_33])]
     if st.info[I_NET]:
