@@ -1285,6 +1285,8 @@ def train_gomoku(**kw) -> None:
         kw["steps"] = {"threat": 600, "net": 800}.get(kw["target"], 400)
     if kw["init"] is not None and kw["target"] != "net":
         raise InvalidOption("--init needs --target net")
+    if kw["learning_rate"] is not None and kw["target"] not in ("eval", "net"):
+        raise InvalidOption("--learning-rate needs --target eval or net")
     if kw["learning_rate"] is not None and not kw["learning_rate"] > 0.0:
         raise InvalidOption(f"--learning-rate must be positive, not {kw['learning_rate']}")
     if kw["init"] is not None and kw["fit"]:

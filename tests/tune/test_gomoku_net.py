@@ -211,6 +211,8 @@ def test_plies_train_gomoku_init_fine_tunes_a_net(tmp_path, capsys):
         (["--target", "threat", "--init", str(out)], "--init needs --target net"),
         (["--target", "net", "--init", str(tmp_path / "none.npy")], "no net at"),
         (["--target", "net", "--learning-rate", "0"], "--learning-rate must be positive"),
+        (["--target", "threat", "--learning-rate", "0.1"], "needs --target eval or net"),
+        (["--target", "net", "--init", str(data)], "--init: cannot load"),
     ):
         with pytest.raises(SystemExit) as exc:
             main([*args, "--out", str(tmp_path / "x.npy"), *bad])

@@ -209,10 +209,14 @@ def load_start(choice: str, rule: str) -> PN.Net:
         path = PN.net_path(RULE_CODES[rule])
         if not path.exists():
             raise InvalidOption(f"the {rule} rule has no shipped net to start from")
+    else:
+        path = Path(choice)
+        if not path.exists():
+            raise InvalidOption(f"no net at {choice}")
+    try:
         return PN.load_net(path)
-    if not Path(choice).exists():
-        raise InvalidOption(f"no net at {choice}")
-    return PN.load_net(choice)
+    except (OSError, ValueError) as exc:
+        raise InvalidOption(f"--init: cannot load {choice}: {str(exc)[:120]}") from None
 
 
 def cross_entropy(target: np.ndarray, z: np.ndarray) -> float:
