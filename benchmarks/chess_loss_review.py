@@ -229,7 +229,7 @@ def main() -> int:
     games = []
     for name in args.pgn:
         try:
-            with open(name) as handle:
+            with open(name, encoding="utf-8") as handle:
                 while (game := chess.pgn.read_game(handle)) is not None:
                     games.append(game)
         except (OSError, UnicodeDecodeError) as exc:

@@ -115,3 +115,19 @@ def test_games_are_selected_by_the_players_outcome() -> None:
     assert review.select_games(games, "plies", "lost") == [games[0], games[2]]
     assert review.select_games(games, "plies", "drawn") == [games[3]]
     assert review.select_games(games, "plies", "all") == games[:4]
+
+
+def test_an_unreadable_pgn_is_a_one_line_error(tmp_path, monkeypatch, capsys) -> None:
+    import sys
+
+    missing = tmp_path / "none.pgn"
+    argv = ["chess_loss_review.py", str(missing), "--stockfish", sys.executable]
+    monkeypatch.setattr(sys, "argv", argv)
+    assert review.main() == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: cannot read {missing}") and "\n" not in err
+    binary = tmp_path / "latin1.pgn"
+    binary.write_bytes(b'[Event "\xff\xfe"]\n\n1. e4 *\n')
+    monkeypatch.setattr(sys, "argv", [argv[0], str(binary), "--stockfish", sys.executable])
+    assert review.main() == 2
+    assert "cannot read" in capsys.readouterr().err
