@@ -1289,10 +1289,6 @@ def train_gomoku(**kw) -> None:
         raise InvalidOption("--learning-rate needs --target eval or net")
     if kw["learning_rate"] is not None and not kw["learning_rate"] > 0.0:
         raise InvalidOption(f"--learning-rate must be positive, not {kw['learning_rate']}")
-    if kw["init"] is not None and kw["fit"]:
-        from plies.tune.gomoku_net import load_start
-
-        load_start(kw["init"], kw["rule"])  # a missing net is named before any game is played
     run(TrainRequest(**kw), _console())
 
 

@@ -262,28 +262,27 @@ def fit(
     if data.size == 0:
         raise InvalidOption("no labelled positions to fit")
     train, test = held_out_split(data)
-    rng = np.random.default_rng(seed)
-    n_emb = data.tables * combos.N_COMBOS
     scale = fit_scale(train)
-    model = NetFit(
-        emb=rng.normal(0.0, 0.05, (n_emb, PN.H)),
-        w1=rng.normal(0.0, 0.3, (PN.H2, 2 * PN.H)),
-        b1=np.full(PN.H2, 0.5),
-        w2=np.zeros(PN.H2),
-        b2=0.0,
-        scale=scale,
-        tables=data.tables,
-    )
-    # combinations the training rows never show keep no embedding (they would add their
-    # random start to the evaluation of the positions where they do occur)
-    seen = np.zeros(n_emb, dtype=bool)
-    seen[np.unique(np.concatenate([train.index_own, train.index_opp]))] = True
-    model.emb[~seen] = 0.0
     if init is not None:
-        start = from_engine_net(init, data.tables)
-        for k in ("emb", "w1", "b1", "w2"):
-            setattr(model, k, np.array(getattr(start, k), dtype=float))
-        model.b2 = float(start.b2)
+        model = from_engine_net(init, data.tables)
+        model.scale = scale
+    else:
+        rng = np.random.default_rng(seed)
+        n_emb = data.tables * combos.N_COMBOS
+        model = NetFit(
+            emb=rng.normal(0.0, 0.05, (n_emb, PN.H)),
+            w1=rng.normal(0.0, 0.3, (PN.H2, 2 * PN.H)),
+            b1=np.full(PN.H2, 0.5),
+            w2=np.zeros(PN.H2),
+            b2=0.0,
+            scale=scale,
+            tables=data.tables,
+        )
+        # combinations the training rows never show keep no embedding (they would add their
+        # random start to the evaluation of the positions where they do occur)
+        seen = np.zeros(n_emb, dtype=bool)
+        seen[np.unique(np.concatenate([train.index_own, train.index_opp]))] = True
+        model.emb[~seen] = 0.0
     names = ("emb", "w1", "b1", "w2", "b2")
     moments = {k: (np.zeros_like(np.asarray(getattr(model, k), float)),) * 2 for k in names}
     b1m, b2m, eps = 0.9, 0.999, 1e-8

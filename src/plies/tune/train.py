@@ -77,6 +77,10 @@ def train_gomoku(request: TrainRequest, console: Any) -> dict | None:
         net=request.net,
     )
     settings.check()  # before the progress bar, so that a bad option is all the user sees
+    # the net a fit starts from, loaded before any game is played (a bad path is named now)
+    start = None
+    if request.fit and request.target == "net" and request.init is not None:
+        start = gomoku_net.load_start(request.init, request.rule)
     with _bar(console) as bar:
         task = bar.add_task("self-play games", total=request.games)
 
@@ -105,7 +109,7 @@ def train_gomoku(request: TrainRequest, console: Any) -> dict | None:
     if request.target == "threat":
         return _train_threat(request, games, console)
     if request.target == "net":
-        return _train_net(request, games, console)
+        return _train_net(request, games, console, start)
     with _bar(console) as bar:
         task = bar.add_task("positions", total=len(games))
         data = gomoku_fit.features(
@@ -219,15 +223,16 @@ def _train_threat(request: TrainRequest, games: list[dict], console: Any) -> dic
     return _train_leaves(request, games, console, (build, fit, gomoku_threat.save), "threat")
 
 
-def _train_net(request: TrainRequest, games: list[dict], console: Any) -> dict:
+def _train_net(request: TrainRequest, games: list[dict], console: Any, start: Any = None) -> dict:
     """Fit the evaluation's pattern network to the principal variations' leaves of ``games``
-    (:mod:`plies.tune.gomoku_net`) and save it with its report."""
+    (:mod:`plies.tune.gomoku_net`), from the net ``start`` when given (``--init``), and save
+    it with its report."""
     from functools import partial
 
     build = partial(gomoku_net.net_data, td=request.td, far_cells=request.far_cells)
     options: dict[str, Any] = {"seed": request.seed}
-    if request.init is not None:
-        options["init"] = gomoku_net.load_start(request.init, request.rule)
+    if start is not None:
+        options["init"] = start
     if request.learning_rate is not None:
         options["learning_rate"] = request.learning_rate
     fit = partial(gomoku_net.fit, **options)
