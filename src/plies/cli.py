@@ -1246,6 +1246,12 @@ def train() -> None:
     "net's path) instead of a random start: fine-tuning, e.g. on games from deeper searches.",
 )
 @click.option(
+    "--threat",
+    metavar="TABLE",
+    help="--target net: the threat table in the net's base, the one it will play with "
+    "(learned: the rule's shipped table, off, or a table's path; default learned).",
+)
+@click.option(
     "--learning-rate",
     type=float,
     help="--target eval and net: the optimiser's step (default 4.0 for eval, 0.01 for net; "
@@ -1285,6 +1291,10 @@ def train_gomoku(**kw) -> None:
         kw["steps"] = {"threat": 600, "net": 800}.get(kw["target"], 400)
     if kw["init"] is not None and kw["target"] != "net":
         raise InvalidOption("--init needs --target net")
+    if kw["threat"] is not None and kw["target"] != "net":
+        raise InvalidOption("--threat needs --target net")
+    if kw["threat"] is None:
+        kw["threat"] = "learned"
     if kw["learning_rate"] is not None and kw["target"] not in ("eval", "net"):
         raise InvalidOption("--learning-rate needs --target eval or net")
     if kw["learning_rate"] is not None and not kw["learning_rate"] > 0.0:

@@ -51,6 +51,18 @@ def test_the_leaves_are_the_threat_terms_with_the_term_in_the_base(games):
         assert own_cells[i] == np.count_nonzero(index[codes] != combos.DEAD_COMBO) - extra
 
 
+def test_the_base_takes_the_threat_table_it_is_given(games, tmp_path):
+    threat = gomoku_threat.threat_data(games, "freestyle", td=0.5)
+    off = gomoku_net.net_data(games, "freestyle", td=0.5, threat="off")
+    assert np.array_equal(off.base, threat.base)
+    table = np.arange(2 * TE.MASKS, dtype=np.int64).reshape(2, TE.MASKS) % 301 - 150
+    path = tmp_path / "threat.npy"
+    np.save(path, table.astype(np.int16))
+    given = gomoku_net.net_data(games, "freestyle", td=0.5, threat=str(path))
+    term = table[threat.colour, threat.own * TE.SIDE_MASKS + threat.opp]
+    assert np.array_equal(given.base, threat.base + term) and np.any(term != 0)
+
+
 def test_the_engine_net_computes_what_the_float_net_does(games, tmp_path):
     data = gomoku_net.net_data(games, "freestyle")
     result = gomoku_net.fit(data, "freestyle", steps=30, seed=2)
@@ -213,6 +225,9 @@ def test_plies_train_gomoku_init_fine_tunes_a_net(tmp_path, capsys):
         (["--target", "net", "--learning-rate", "0"], "--learning-rate must be positive"),
         (["--target", "threat", "--learning-rate", "0.1"], "needs --target eval or net"),
         (["--target", "net", "--init", str(data)], "--init: cannot load"),
+        (["--target", "threat", "--threat", "off"], "--threat needs --target net"),
+        (["--target", "net", "--threat", str(tmp_path / "none.npy")], "no threat table at"),
+        (["--target", "net", "--threat", str(out)], "--threat: cannot load"),
     ):
         with pytest.raises(SystemExit) as exc:
             main([*args, "--out", str(tmp_path / "x.npy"), *bad])

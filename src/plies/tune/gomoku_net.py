@@ -83,11 +83,14 @@ def net_data(
     td: float = 0.7,
     progress: Callable[[int, int], None] | None = None,
     far_cells: bool = True,
+    threat: str = "learned",
 ) -> NetData:
     """The labelled leaves of ``games`` (all ``rule``) with their combination histograms;
     ``far_cells`` False leaves out the cells with nothing on their lines
     (:data:`combos.FAR_COMBO`: their number is mostly the board's size, which a net that
-    plays on every size should not read), so that their embedding stays zero."""
+    plays on every size should not read), so that their embedding stays zero. ``threat`` is
+    the threat table in the base (:func:`threat_eval.threat_table`: learned, off or a path),
+    the one the net will be played with."""
     from plies.gomoku.engine import params
     from plies.gomoku.engine import state as ST
     from plies.gomoku.engine import threat_eval as TE
@@ -95,7 +98,8 @@ def net_data(
     from plies.tune.gomoku_threat import leaves
 
     tables = 1 if shared_table(rule) else 2
-    threat = TE.threat_table(RULE_CODES[rule], str(params.rule_value("THREAT", rule)))
+    choice = str(params.rule_value("THREAT", rule)) if threat == "learned" else threat
+    table = TE.threat_table(RULE_CODES[rule], choice)
     index_of = PN.combo_index().astype(np.int64)
     n = combos.N_COMBOS
     parts: dict[str, list] = {k: [] for k in ("own", "own_n", "opp", "opp_n")}
@@ -117,7 +121,7 @@ def net_data(
             parts[key].append(nz + (colour * n if tables == 2 else 0))
             parts[key + "_n"].append(counts[nz])
         mask = TE.mask_of(st.counts, s, tb.weights[ST.W_BLACK_33])
-        base.append(float(ST.evaluate(st, tb) + threat[s, mask]))
+        base.append(float(ST.evaluate(st, tb) + table[s, mask]))
         target.append(t)
         game.append(int(record["seed"]))
 
@@ -217,6 +221,21 @@ def load_start(choice: str, rule: str) -> PN.Net:
         return PN.load_net(path)
     except (OSError, ValueError) as exc:
         raise InvalidOption(f"--init: cannot load {choice}: {str(exc)[:120]}") from None
+
+
+def check_threat(choice: str) -> None:
+    """Raise :class:`InvalidOption` unless ``choice`` (``--threat``) is learned, off or the
+    path of a threat table."""
+    from plies.gomoku.engine import threat_eval as TE
+
+    if choice in ("learned", "off"):
+        return
+    if not Path(choice).is_file():
+        raise InvalidOption(f"no threat table at {choice}")
+    try:
+        TE.load_threat(choice)
+    except (OSError, ValueError) as exc:
+        raise InvalidOption(f"--threat: cannot load {choice}: {str(exc)[:120]}") from None
 
 
 def cross_entropy(target: np.ndarray, z: np.ndarray) -> float:

@@ -51,6 +51,7 @@ class TrainRequest:
     net: str = "learned"
     far_cells: bool = True
     init: str | None = None  # --target net: the net the fit starts from (learned or a path)
+    threat: str = "learned"  # --target net: the threat table of the net's base
 
 
 def _bar(console: Any):
@@ -81,6 +82,8 @@ def train_gomoku(request: TrainRequest, console: Any) -> dict | None:
     start = None
     if request.fit and request.target == "net" and request.init is not None:
         start = gomoku_net.load_start(request.init, request.rule)
+    if request.fit and request.target == "net":
+        gomoku_net.check_threat(request.threat)
     with _bar(console) as bar:
         task = bar.add_task("self-play games", total=request.games)
 
@@ -229,7 +232,9 @@ def _train_net(request: TrainRequest, games: list[dict], console: Any, start: An
     it with its report."""
     from functools import partial
 
-    build = partial(gomoku_net.net_data, td=request.td, far_cells=request.far_cells)
+    build = partial(
+        gomoku_net.net_data, td=request.td, far_cells=request.far_cells, threat=request.threat
+    )
     options: dict[str, Any] = {"seed": request.seed}
     if start is not None:
         options["init"] = start
@@ -238,7 +243,14 @@ def _train_net(request: TrainRequest, games: list[dict], console: Any, start: An
     fit = partial(gomoku_net.fit, **options)
     steps = (build, fit, gomoku_net.save)
     return _train_leaves(
-        request, games, console, steps, "net", far_cells=request.far_cells, init=request.init
+        request,
+        games,
+        console,
+        steps,
+        "net",
+        far_cells=request.far_cells,
+        init=request.init,
+        threat=request.threat,
     )
 
 
