@@ -167,6 +167,11 @@ SEE_PRUNE_DEPTH = 6
 SEE_PRUNE_QUIET = 30
 SEE_PRUNE_CAPTURE = 100
 DELTA_MARGIN = 200  # quiescence delta pruning
+# ProbCut from this depth (0: off), away from the principal variation and out of check: a
+# capture whose static exchange can reach beta + PROBCUT_MARGIN is searched (quiescence, then
+# depth - 4) against that raised beta; when it holds there, the node is cut
+PROBCUT_DEPTH = 0
+PROBCUT_MARGIN = 200
 NULL_MIN_DEPTH = 3
 NULL_VERIFY_DEPTH = 8  # verify null-move cuts from this depth, and always in pawn endings
 # singular extension: from this depth (0: off), the TT move is searched one ply deeper when
@@ -208,8 +213,8 @@ SEARCH_NAMES = frozenset(
         "RFP_DEPTH", "FUTILITY_MARGIN", "FUTILITY_PER_PLY", "FUTILITY_DEPTH", "LMP_DEPTH",
         "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_VERIFY_DEPTH", "WIN_PROB_SCALE",
         "HISTORY_PRUNE_DEPTH", "HISTORY_PRUNE_MARGIN", "SINGULAR_DEPTH", "SINGULAR_MARGIN",
-        "SEE_PRUNE_DEPTH", "SEE_PRUNE_QUIET", "SEE_PRUNE_CAPTURE",
-        "SYZYGY_PROBE_DEPTH", "CORR_HIST", "CONT_HIST", "LMR_HISTORY_DIV", "CAPT_HIST",
+        "SEE_PRUNE_DEPTH", "SEE_PRUNE_QUIET", "SEE_PRUNE_CAPTURE", "PROBCUT_DEPTH",
+        "PROBCUT_MARGIN", "SYZYGY_PROBE_DEPTH", "CORR_HIST", "CONT_HIST", "LMR_HISTORY_DIV", "CAPT_HIST",
         "TIME_MOVES_TO_GO", "TIME_STABILITY", "TIME_STABLE", "TIME_DROP_CP",
     }
 )  # fmt: skip

@@ -151,7 +151,9 @@ K_SEE_DEPTH = 17
 K_SEE_QUIET = 18
 K_SEE_CAPTURE = 19
 K_CAPT_HIST = 20
-K_COUNT = 21
+K_PROBCUT_DEPTH = 21
+K_PROBCUT_MARGIN = 22
+K_COUNT = 23
 
 
 def search_knobs(overrides: dict | None = None) -> np.ndarray:
@@ -178,6 +180,8 @@ def search_knobs(overrides: dict | None = None) -> np.ndarray:
     k[K_SEE_QUIET] = o.get("SEE_PRUNE_QUIET", PR.SEE_PRUNE_QUIET)
     k[K_SEE_CAPTURE] = o.get("SEE_PRUNE_CAPTURE", PR.SEE_PRUNE_CAPTURE)
     k[K_CAPT_HIST] = o.get("CAPT_HIST", PR.CAPT_HIST)
+    k[K_PROBCUT_DEPTH] = o.get("PROBCUT_DEPTH", PR.PROBCUT_DEPTH)
+    k[K_PROBCUT_MARGIN] = o.get("PROBCUT_MARGIN", PR.PROBCUT_MARGIN)
     return k
 
 
@@ -940,6 +944,60 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
                     return 0
                 if v >= beta:
                     return score
+
+    # ProbCut: a capture that holds a beta raised by a margin in a shallower search (after
+    # quiescence agrees) makes this node very likely to fail high at full depth: cut it. The
+    # table can say it will not (a score below the raised beta from nearly this depth).
+    pc_depth = mem[M_KNOBS + K_PROBCUT_DEPTH]
+    rbeta = beta + mem[M_KNOBS + K_PROBCUT_MARGIN]
+    if (
+        pc_depth > 0
+        and depth >= pc_depth
+        and not pv_node
+        and not checked
+        and ply > 0
+        and excl == 0
+        and abs(beta) < MATE_BOUND
+        and rbeta < MATE_BOUND
+        and not (found and tdepth >= depth - 3 and tscore < rbeta)
+    ):
+        mb = M_MOVES + ply * MAX_MOVES
+        sb = M_SCORES + ply * MAX_MOVES
+        n = generate(bd, st, mem, mb, False)
+        for i in range(n):
+            mv = mem[mb + i]
+            victim = bd[(mv >> 6) & 63] & 7
+            if (mv >> 16) == FLAG_EP:
+                victim = PAWN
+            mem[sb + i] = SEE_VALUE[victim] * 16 - (bd[mv & 63] & 7) + SEE_VALUE[(mv >> 12) & 7]
+        for i in range(n):
+            mv = pick(mem, ply, i, n)
+            if (mv >> 12) & 7 != 0 and (mv >> 12) & 7 != QUEEN:
+                continue  # under-promotions
+            if see_at(bd, st, mv, mem, M_SEE) < rbeta - static:
+                continue
+            fr = mv & 63
+            special = (bd[fr] & 7) == KING or (mv >> 16) == FLAG_EP
+            if not special and not pin_ok(bd, fr, (mv >> 6) & 63, ksq, us):
+                continue
+            mem[M_CKEY + ply + 2] = bd[fr] * 64 + ((mv >> 6) & 63)
+            make(bd, st, hist, pst, mv)
+            if special and leaves_check(bd, st):
+                undo(bd, st, hist)
+                continue
+            v = -pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, -rbeta, -rbeta + 1,
+                            np.int64(0), ply + 1)  # fmt: skip
+            if v >= rbeta and depth - 4 > 0:
+                v = -pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, -rbeta, -rbeta + 1,
+                                depth - 4, ply + 1)  # fmt: skip
+            undo(bd, st, hist)
+            if stop[0] != 0:
+                return 0
+            if v >= rbeta:
+                if mem[M_FEATURES + F_TT]:
+                    tt_store(tt, mem[M_STATS + S_AGE], key, mv, score_to_tt(v, ply),
+                             depth - 3, BOUND_LOWER)  # fmt: skip
+                return v
 
     # singular extension: the TT move (a lower bound from nearly this depth) is extended
     # when every other move fails low against a margin below its score in a search of half
