@@ -171,6 +171,14 @@ def test_the_fit_recovers_a_planted_term_and_lowers_the_loss(tmp_path):
     assert gap == pytest.approx(500, abs=100)
     path = gomoku_threat.save(result, tmp_path / "t.npy")
     assert np.array_equal(TE.load_threat(path), table)
+    # a table from a file has the shipped table's numba type (writable, C order, int16): a
+    # read-only one would compile the kernels again, for minutes, at a brain's first move
+    from numba import typeof
+
+    shipped_type = typeof(TE.threat_table(FREESTYLE, "learned"))
+    np.save(tmp_path / "one-row.npy", table[:1])
+    for loaded in (TE.load_threat(path), TE.threat_table(FREESTYLE, str(tmp_path / "one-row.npy"))):
+        assert typeof(loaded) == shipped_type and loaded.flags.writeable
     assert json.loads(path.with_suffix(".json").read_text())["positions"] == data.size
     with pytest.raises(InvalidOption, match=".npy"):
         gomoku_threat.save(result, tmp_path / "t.txt")

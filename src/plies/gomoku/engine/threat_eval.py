@@ -95,7 +95,9 @@ def load_threat(path: str | Path) -> np.ndarray:
             f"{path}: expected a threat table of shape (1 or 2, {MASKS}), not {values.shape}"
         )
     values = np.clip(np.rint(values), -32000, 32000).astype(np.int16)
-    return np.ascontiguousarray(np.broadcast_to(values, (2, MASKS)))
+    # a writable copy (np.broadcast_to's view is read-only): the kernels are compiled for
+    # writable arrays, and a read-only one is another type, compiled again for minutes
+    return np.array(np.broadcast_to(values, (2, MASKS)), dtype=np.int16, order="C")
 
 
 @cache
