@@ -483,30 +483,41 @@ def test_mates_keep_their_exact_scores_with_the_history_tables(fen: str, n: int,
     assert result.mate == n
 
 
-def test_probcut_cuts_nodes_keeps_the_mates_and_switches_off() -> None:
-    """PROBCUT_DEPTH > 0: a capture that holds beta + PROBCUT_MARGIN in a shallower search
-    cuts its node: fewer nodes over the bench positions, a legal move from each, every mate
-    of mates.epd at its exact distance; 0 (the default) builds the tree of the engine without
-    it (the margin then changes no node count)."""
+def _bench_nodes(params: dict, depth: int = 11) -> int:
+    """Nodes of fixed-depth searches of the bench positions with ``params``, each a legal move."""
     from plies.chess.engine.bench import BENCH_FENS
 
-    def nodes(params: dict) -> int:
-        eng = Engine(hash_mb=16, params=params)
-        total = 0
-        for fen in BENCH_FENS:
-            eng.new_game()
-            result = eng.search(chess.Board(fen), depth=11)
-            assert result.move in chess.Board(fen).legal_moves
-            total += result.nodes
-        return total
+    eng = Engine(hash_mb=16, params=params)
+    total = 0
+    for fen in BENCH_FENS:
+        eng.new_game()
+        result = eng.search(chess.Board(fen), depth=depth)
+        assert result.move in chess.Board(fen).legal_moves
+        total += result.nodes
+    return total
 
-    off = nodes({"PROBCUT_DEPTH": 0})
-    assert off == nodes({"PROBCUT_DEPTH": 0, "PROBCUT_MARGIN": 1})
-    assert nodes({"PROBCUT_DEPTH": 5}) < 0.98 * off
-    probcut = Engine(hash_mb=8, params={"PROBCUT_DEPTH": 5})
+
+def test_probcut_cuts_nodes_and_switches_off() -> None:
+    """PROBCUT_DEPTH > 0: a capture that holds beta + PROBCUT_MARGIN in a shallower search
+    cuts its node: fewer nodes over the bench positions; 0 (the default) builds the tree of
+    the engine without it (the margin then changes no node count)."""
+    off = _bench_nodes({"PROBCUT_DEPTH": 0})
+    assert off == _bench_nodes({"PROBCUT_DEPTH": 0, "PROBCUT_MARGIN": 1})
+    assert _bench_nodes({"PROBCUT_DEPTH": 5}) < 0.98 * off
+
+
+def test_tt_eval_changes_the_tree_and_switches_off() -> None:
+    """TT_EVAL 1: the table's bounded score replaces the static value in the pruning (another
+    tree); 0 (the default) is the engine without it."""
+    assert _bench_nodes({"TT_EVAL": 1}) != _bench_nodes({}) == _bench_nodes({"TT_EVAL": 0})
+
+
+@pytest.mark.parametrize("params", [{"PROBCUT_DEPTH": 5}, {"TT_EVAL": 1}])
+def test_mates_keep_their_exact_scores_with_probcut_and_tt_eval(params: dict) -> None:
+    engine = Engine(hash_mb=8, params=params)
     for fen, n in _mates():
-        probcut.new_game()
-        assert probcut.search(chess.Board(fen), depth=2 * abs(n) + 2).mate == n, fen
+        engine.new_game()
+        assert engine.search(chess.Board(fen), depth=2 * abs(n) + 2).mate == n, fen
 
 
 def test_capture_history_fills_its_table_orders_captures_and_switches_off() -> None:

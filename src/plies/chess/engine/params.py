@@ -172,6 +172,10 @@ DELTA_MARGIN = 200  # quiescence delta pruning
 # depth - 4) against that raised beta; when it holds there, the node is cut
 PROBCUT_DEPTH = 0
 PROBCUT_MARGIN = 200
+# the transposition table's score refines the static value for pruning (1 on, 0 off): a
+# lower bound above it or an upper bound below it takes its place in reverse futility, the
+# null move, ProbCut and futility pruning
+TT_EVAL = 0
 NULL_MIN_DEPTH = 3
 NULL_VERIFY_DEPTH = 8  # verify null-move cuts from this depth, and always in pawn endings
 # singular extension: from this depth (0: off), the TT move is searched one ply deeper when
@@ -214,7 +218,8 @@ SEARCH_NAMES = frozenset(
         "DELTA_MARGIN", "NULL_MIN_DEPTH", "NULL_VERIFY_DEPTH", "WIN_PROB_SCALE",
         "HISTORY_PRUNE_DEPTH", "HISTORY_PRUNE_MARGIN", "SINGULAR_DEPTH", "SINGULAR_MARGIN",
         "SEE_PRUNE_DEPTH", "SEE_PRUNE_QUIET", "SEE_PRUNE_CAPTURE", "PROBCUT_DEPTH",
-        "PROBCUT_MARGIN", "SYZYGY_PROBE_DEPTH", "CORR_HIST", "CONT_HIST", "LMR_HISTORY_DIV", "CAPT_HIST",
+        "PROBCUT_MARGIN", "TT_EVAL", "SYZYGY_PROBE_DEPTH", "CORR_HIST", "CONT_HIST",
+        "LMR_HISTORY_DIV", "CAPT_HIST",
         "TIME_MOVES_TO_GO", "TIME_STABILITY", "TIME_STABLE", "TIME_DROP_CP",
     }
 )  # fmt: skip

@@ -153,7 +153,8 @@ K_SEE_CAPTURE = 19
 K_CAPT_HIST = 20
 K_PROBCUT_DEPTH = 21
 K_PROBCUT_MARGIN = 22
-K_COUNT = 23
+K_TT_EVAL = 23
+K_COUNT = 24
 
 
 def search_knobs(overrides: dict | None = None) -> np.ndarray:
@@ -182,6 +183,7 @@ def search_knobs(overrides: dict | None = None) -> np.ndarray:
     k[K_CAPT_HIST] = o.get("CAPT_HIST", PR.CAPT_HIST)
     k[K_PROBCUT_DEPTH] = o.get("PROBCUT_DEPTH", PR.PROBCUT_DEPTH)
     k[K_PROBCUT_MARGIN] = o.get("PROBCUT_MARGIN", PR.PROBCUT_MARGIN)
+    k[K_TT_EVAL] = o.get("TT_EVAL", PR.TT_EVAL)
     return k
 
 
@@ -894,6 +896,21 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
         static = corrected(mem, st, us, raw) if corr_on else raw
     mem[M_EVALS + ply] = static
     improving = (not checked) and ply >= 2 and static > mem[M_EVALS + ply - 2]
+    # the value the pruning below compares: the static value, or (TT_EVAL) the table's score
+    # where its bound says the static value is too low or too high ("improving" and the
+    # correction history keep the static value)
+    prune_eval = static
+    if (
+        mem[M_KNOBS + K_TT_EVAL] != 0
+        and found
+        and not checked
+        and excl == 0
+        and abs(tscore) < TB_WIN - 1000
+    ):
+        if ((tbound & BOUND_LOWER) != 0 and tscore > static) or (
+            (tbound & BOUND_UPPER) != 0 and tscore < static
+        ):
+            prune_eval = tscore
     h = st[I_HPLY]
     last_move = hist[h - 1, H_MOVE] if h > 0 else -1
 
@@ -903,20 +920,20 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
             mem[M_FEATURES + F_FUT]
             and depth <= mem[M_KNOBS + K_RFP_DEPTH]
             and abs(beta) < MATE_BOUND
-            and static - mem[M_KNOBS + K_RFP_MARGIN] * (depth - (1 if improving else 0)) >= beta
+            and prune_eval - mem[M_KNOBS + K_RFP_MARGIN] * (depth - (1 if improving else 0)) >= beta
         ):
-            return static
+            return prune_eval
         # null move
         if (
             mem[M_FEATURES + F_NULL]
             and depth >= mem[M_KNOBS + K_NULL_MIN_DEPTH]
-            and static >= beta
+            and prune_eval >= beta
             and last_move != 0
             and ply >= mem[M_STATS + S_NMP_MIN_PLY]
             and non_pawn_material(st, us) > 0
             and abs(beta) < MATE_BOUND
         ):
-            r = 3 + depth // 4 + min(3, (static - beta) // 200)
+            r = 3 + depth // 4 + min(3, (prune_eval - beta) // 200)
             mem[M_CKEY + ply + 2] = -1
             make_null(st, hist)
             # at least depth 0: the first quiescence ply, where the quiet checks are
@@ -974,7 +991,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
             mv = pick(mem, ply, i, n)
             if (mv >> 12) & 7 != 0 and (mv >> 12) & 7 != QUEEN:
                 continue  # under-promotions
-            if see_at(bd, st, mv, mem, M_SEE) < rbeta - static:
+            if see_at(bd, st, mv, mem, M_SEE) < rbeta - prune_eval:
                 continue
             fr = mv & 63
             special = (bd[fr] & 7) == KING or (mv >> 16) == FLAG_EP
@@ -1092,7 +1109,7 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
     old_alpha = alpha
     if tb_floor > alpha:
         alpha = tb_floor  # only moves better than the table's win count
-    fut_base = static + mem[M_KNOBS + K_FUT_MARGIN] + mem[M_KNOBS + K_FUT_PER_PLY] * depth
+    fut_base = prune_eval + mem[M_KNOBS + K_FUT_MARGIN] + mem[M_KNOBS + K_FUT_PER_PLY] * depth
     lmp_limit = 3 + depth * depth
     if not improving:
         lmp_limit = lmp_limit // 2 + 1
