@@ -46,6 +46,16 @@ def main() -> int:
     ap.add_argument("--size", default="15")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--st", type=float, default=0.5, help="seconds per move (timeout_turn)")
+    ap.add_argument(
+        "--plies-nodes",
+        type=int,
+        default=0,
+        help="screening: plies searches this many nodes a move (INFO max_node) instead of "
+        "to the time; --st is then only the limit (docs/engine.md)",
+    )
+    ap.add_argument(
+        "--rapfi-nodes", type=int, default=0, help="screening: Rapfi's nodes a move (max_node)"
+    )
     ap.add_argument("--openings", default=None)
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--json", default=None)
@@ -66,12 +76,17 @@ def main() -> int:
     if not os.access(rapfi, os.X_OK):
         print(f"error: no executable Rapfi at {args.rapfi}", file=sys.stderr)
         return 2
+    if args.plies_nodes < 0 or args.rapfi_nodes < 0:
+        print("error: --plies-nodes and --rapfi-nodes must not be negative", file=sys.stderr)
+        return 2
     workdir = tempfile.mkdtemp(prefix="rapfi-")
     plies_cmd = shlex.quote(f"{sys.executable} -m plies.gomoku.pbrain")
     engines = [
         f"cmd={plies_cmd} proto=pbrain name=plies option.thread_num=1"
-        + (f" option.param={','.join(args.plies_param)}" if args.plies_param else ""),
-        f"cmd={shlex.quote(str(rapfi))} proto=pbrain name=rapfi dir={workdir} option.thread_num=1",
+        + (f" option.param={','.join(args.plies_param)}" if args.plies_param else "")
+        + (f" option.max_node={args.plies_nodes}" if args.plies_nodes else ""),
+        f"cmd={shlex.quote(str(rapfi))} proto=pbrain name=rapfi dir={workdir} option.thread_num=1"
+        + (f" option.max_node={args.rapfi_nodes}" if args.rapfi_nodes else ""),
     ]
     config = build_config(
         engines,
