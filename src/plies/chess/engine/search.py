@@ -595,6 +595,38 @@ def pick(mem, ply: int, i: int, n: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def capture_list(bd, st, mem, ply: int) -> int:
+    """Generate this ply's captures and promotions and score them by MVV-LVA (plus the
+    promotion's value) for :func:`pick`; returns their number."""
+    mb = M_MOVES + ply * MAX_MOVES
+    sb = M_SCORES + ply * MAX_MOVES
+    n = generate(bd, st, mem, mb, False)
+    for i in range(n):
+        mv = mem[mb + i]
+        victim = bd[(mv >> 6) & 63] & 7
+        if (mv >> 16) == FLAG_EP:
+            victim = PAWN
+        mem[sb + i] = SEE_VALUE[victim] * 16 - (bd[mv & 63] & 7) + SEE_VALUE[(mv >> 12) & 7]
+    return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def make_if_legal(bd, st, hist, pst, mem, mv: int, ply: int, ksq: int, us: int) -> bool:
+    """Make ``mv`` (out of check: a pin test first, make-and-test for king and en-passant
+    moves) and record its continuation key; False, with nothing made, when it is illegal."""
+    fr = mv & 63
+    special = (bd[fr] & 7) == KING or (mv >> 16) == FLAG_EP
+    if not special and not pin_ok(bd, fr, (mv >> 6) & 63, ksq, us):
+        return False
+    mem[M_CKEY + ply + 2] = bd[fr] * 64 + ((mv >> 6) & 63)
+    make(bd, st, hist, pst, mv)
+    if special and leaves_check(bd, st):
+        undo(bd, st, hist)
+        return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _gravity(mem, j: int, bonus: int) -> None:
     """A history entry moved by ``bonus``, bounded to +-16384 (the larger, the less it
     moves)."""
@@ -723,21 +755,13 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
             alpha = stand
         best = stand
         mb = M_MOVES + ply * MAX_MOVES
-        sb = M_SCORES + ply * MAX_MOVES
         # stage 0: captures and queen promotions by MVV-LVA; stage 1, at the first quiescence
         # ply of a null-move search only: quiet moves that give check (SEE >= 0), so that the
         # threat the null move is testing for, a quiet mate, is seen: the null move then fails
         # low and the node is searched instead of cut off (WAC.001)
         for stage in range(2):
             if stage == 0:
-                n = generate(bd, st, mem, mb, False)
-                for i in range(n):
-                    mv = mem[mb + i]
-                    victim = bd[(mv >> 6) & 63] & 7
-                    if (mv >> 16) == FLAG_EP:
-                        victim = PAWN
-                    mvv_lva = SEE_VALUE[victim] * 16 - (bd[mv & 63] & 7)
-                    mem[sb + i] = mvv_lva + SEE_VALUE[(mv >> 12) & 7]
+                n = capture_list(bd, st, mem, ply)
             else:
                 if (
                     depth != 0
@@ -772,15 +796,9 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
                     if see_at(bd, st, mv, mem, M_SEE) < 0:
                         continue
                 # the shared tail: legality, the move searched by quiescence, the bounds
-                fr = mv & 63
-                special = (bd[fr] & 7) == KING or (mv >> 16) == FLAG_EP
-                if not special and not pin_ok(bd, fr, (mv >> 6) & 63, ksq, us):
+                if not make_if_legal(bd, st, hist, pst, mem, mv, ply, ksq, us):
                     continue
-                mem[M_CKEY + ply + 2] = bd[fr] * 64 + ((mv >> 6) & 63)
-                make(bd, st, hist, pst, mv)
-                if (special and leaves_check(bd, st)) or (
-                    stage == 1 and not gives_check(bd, st, mv)
-                ):
+                if stage == 1 and not gives_check(bd, st, mv):
                     undo(bd, st, hist)
                     continue
                 score = -pvs_kernel(
@@ -978,29 +996,14 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
         and rbeta < MATE_BOUND
         and not (found and tdepth >= depth - 3 and tscore < rbeta)
     ):
-        mb = M_MOVES + ply * MAX_MOVES
-        sb = M_SCORES + ply * MAX_MOVES
-        n = generate(bd, st, mem, mb, False)
-        for i in range(n):
-            mv = mem[mb + i]
-            victim = bd[(mv >> 6) & 63] & 7
-            if (mv >> 16) == FLAG_EP:
-                victim = PAWN
-            mem[sb + i] = SEE_VALUE[victim] * 16 - (bd[mv & 63] & 7) + SEE_VALUE[(mv >> 12) & 7]
+        n = capture_list(bd, st, mem, ply)
         for i in range(n):
             mv = pick(mem, ply, i, n)
             if (mv >> 12) & 7 != 0 and (mv >> 12) & 7 != QUEEN:
                 continue  # under-promotions
             if see_at(bd, st, mv, mem, M_SEE) < rbeta - prune_eval:
                 continue
-            fr = mv & 63
-            special = (bd[fr] & 7) == KING or (mv >> 16) == FLAG_EP
-            if not special and not pin_ok(bd, fr, (mv >> 6) & 63, ksq, us):
-                continue
-            mem[M_CKEY + ply + 2] = bd[fr] * 64 + ((mv >> 6) & 63)
-            make(bd, st, hist, pst, mv)
-            if special and leaves_check(bd, st):
-                undo(bd, st, hist)
+            if not make_if_legal(bd, st, hist, pst, mem, mv, ply, ksq, us):
                 continue
             v = -pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, -rbeta, -rbeta + 1,
                             np.int64(0), ply + 1)  # fmt: skip
