@@ -2,7 +2,7 @@
 
     python benchmarks/vs_rapfi.py --rapfi /tmp/rapfi/pbrain-rapfi --rule freestyle \\
         --games 200 --st 0.5 [--openings FILE] [--size 15] [--concurrency 1] [--json OUT]
-        [--plies-param NAME=VALUE ...]
+        [--plies-param NAME=VALUE ...] [--plies-nodes N --rapfi-nodes M]
 
 Rapfi is GPL-3 and never part of this repository: build it apart with
 ``../shared/tools/build-rapfi.sh`` (its built-in classical evaluation; no network files) and
@@ -13,7 +13,10 @@ Openings: the balanced sets shipped with plies (``--openings balanced``) or the 
 openings (renju), each played with both colours. Rapfi runs in a fresh temporary directory
 (it looks for a config file in its working directory and finds none). Prints plies' score and
 Elo with its 95% error bar, the pentanomial counts and any failures; ``--json`` keeps the
-arena's summary. Run it on a quiet machine: the engines play on the clock.
+arena's summary. Run it on a quiet machine: the engines play on the clock. With
+``--plies-nodes``/``--rapfi-nodes`` each searches that many nodes a move instead (``INFO
+max_node``; ``--st`` is then only the limit): a screen whose moves depend little on the load
+(docs/engine.md, Session 33).
 """
 
 from __future__ import annotations
@@ -37,6 +40,25 @@ DEFAULT_OPENINGS = {
     "standard": "balanced",
     "renju": "renju26",
 }
+
+
+def engine_specs(
+    rapfi: Path,
+    workdir: str,
+    plies_params: list[str],
+    plies_nodes: int = 0,
+    rapfi_nodes: int = 0,
+) -> list[str]:
+    """The arena's specs of the two brains: plies (its ``INFO param`` numbers) and Rapfi,
+    one thread each, and each a node limit a move when given (0: none)."""
+    plies_cmd = shlex.quote(f"{sys.executable} -m plies.gomoku.pbrain")
+    return [
+        f"cmd={plies_cmd} proto=pbrain name=plies option.thread_num=1"
+        + (f" option.param={','.join(plies_params)}" if plies_params else "")
+        + (f" option.max_node={plies_nodes}" if plies_nodes else ""),
+        f"cmd={shlex.quote(str(rapfi))} proto=pbrain name=rapfi dir={workdir} option.thread_num=1"
+        + (f" option.max_node={rapfi_nodes}" if rapfi_nodes else ""),
+    ]
 
 
 def main() -> int:
@@ -72,22 +94,15 @@ def main() -> int:
         help="an engine number for plies (pbrain INFO param), e.g. THREAT=off; repeatable",
     )
     args = ap.parse_args()
+    if args.plies_nodes < 0 or args.rapfi_nodes < 0:
+        print("error: --plies-nodes and --rapfi-nodes must not be negative", file=sys.stderr)
+        return 2
     rapfi = Path(args.rapfi).resolve()
     if not os.access(rapfi, os.X_OK):
         print(f"error: no executable Rapfi at {args.rapfi}", file=sys.stderr)
         return 2
-    if args.plies_nodes < 0 or args.rapfi_nodes < 0:
-        print("error: --plies-nodes and --rapfi-nodes must not be negative", file=sys.stderr)
-        return 2
     workdir = tempfile.mkdtemp(prefix="rapfi-")
-    plies_cmd = shlex.quote(f"{sys.executable} -m plies.gomoku.pbrain")
-    engines = [
-        f"cmd={plies_cmd} proto=pbrain name=plies option.thread_num=1"
-        + (f" option.param={','.join(args.plies_param)}" if args.plies_param else "")
-        + (f" option.max_node={args.plies_nodes}" if args.plies_nodes else ""),
-        f"cmd={shlex.quote(str(rapfi))} proto=pbrain name=rapfi dir={workdir} option.thread_num=1"
-        + (f" option.max_node={args.rapfi_nodes}" if args.rapfi_nodes else ""),
-    ]
+    engines = engine_specs(rapfi, workdir, args.plies_param, args.plies_nodes, args.rapfi_nodes)
     config = build_config(
         engines,
         rule=args.rule,
