@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from plies.gomoku import Board, Move, rules
+from plies.gomoku.engine import params as PR
 from plies.gomoku.engine import search as S
 from plies.gomoku.engine import state as ST
 from plies.gomoku.engine import vcf as V
@@ -408,3 +409,47 @@ def test_table_entries_two_plies_below_the_horizon_are_trusted_at_any_depth() ->
         S.tt_store(ctx, np.uint64(key << 40 | key), 7, 100, depth, S.BOUND_LOWER)
         found, move, score, got, bound = S.tt_probe(ctx, np.uint64(key << 40 | key))
         assert found and (move, score, got, bound) == (7, 100, stored, S.BOUND_LOWER)
+
+
+def test_move_count_limit_old_formula_and_rapfi_style_exponent() -> None:
+    # 0: the shipped 2 + d(d+2)/2; an exponent e: 3 + d ** (e / 100), truncated
+    assert [S.move_count_limit(d, 0) for d in (1, 4, 8)] == [3, 14, 42]
+    assert [S.move_count_limit(d, 132) for d in (1, 4, 8)] == [4, 9, 18]
+    assert [S.move_count_limit(d, 100) for d in (1, 4, 8)] == [4, 7, 11]
+
+
+def test_every_search_number_in_a_stats_slot_reaches_the_kernels() -> None:
+    # the engine's numbers and new_context's defaults go through the same table of slots
+    names = [name for _, name in S.STAT_PARAMS]
+    assert len(set(names)) == len(names) and set(names) <= set(PR.SEARCH_NUMBERS)
+    slots = [slot for slot, _ in S.STAT_PARAMS]
+    assert len(set(slots)) == len(slots) and max(slots) < S.S_COUNT
+    engine = Engine("freestyle", hash_mb=1, params={"LMP_EXP": 132, "RFP_MARGIN": 90})
+    engine.search(Board.from_moves(["h8", "i9"], 15, "freestyle"), depth=2)
+    stats = engine._contexts[0].stats
+    assert stats[S.S_LMP_EXP] == 132 and stats[S.S_RFP_MARGIN] == 90
+    fresh = S.new_context(400, S.new_tt(1), np.zeros(1, dtype=np.int64)).stats
+    for slot, name in S.STAT_PARAMS:
+        assert fresh[slot] == getattr(PR, name)
+
+
+@pytest.mark.parametrize(("name", "value"), [("LMP_EXP", 132), ("RFP_MARGIN", 60)])
+def test_move_count_and_futility_numbers_change_the_tree_and_keep_the_tactics(
+    name: str, value: int
+) -> None:
+    board = Board.from_moves(["h8", "i9", "g7", "j9", "i7", "h7"], 15, "freestyle")
+
+    def nodes(params: dict) -> int:
+        return Engine("freestyle", hash_mb=4, params=params).search(board, depth=9).nodes
+
+    shipped = getattr(PR, name)
+    assert nodes({name: shipped}) == nodes({})
+    assert nodes({name: value, "RFP_DEPTH": 8}) < nodes({"RFP_DEPTH": 8})
+    for rule in ("freestyle", "renju"):
+        board = Board.from_moves(["h8", "a1", "i8", "a3", "j8", "o15"], 15, rule)
+        result = Engine(rule, hash_mb=4, params={name: value}).search(board, depth=8)
+        assert result.move in {Move(6, 7), Move(10, 7)} and result.score > S.WIN_BOUND
+        board = Board.from_moves(["a1", "h9", "g9", "i9", "o1", "j9", "a15", "k9"], 15, rule)
+        assert Engine(rule, hash_mb=4, params={name: value}).search(board, depth=8).move == Move(
+            11, 6
+        )

@@ -817,22 +817,8 @@ class Engine:
         ctx.stats[:] = 0
         ctx.stats[S.S_NODE_LIMIT] = nodes if nodes is not None else (1 << 62)
         ctx.stats[S.S_AGE] = self._age
-        ctx.stats[S.S_VCF_LIMIT] = self._search_params["VCF_LEAF_NODES"]
-        ctx.stats[S.S_VCF_DEPTH] = self._search_params["VCF_LEAF_DEPTH"]
-        ctx.stats[S.S_QTHREE_PLIES] = self._search_params["QTHREE_PLIES"]
-        ctx.stats[S.S_TACTICAL_OWN] = self._search_params["TACTICAL_OWN"]
-        ctx.stats[S.S_TACTICAL_OPP] = self._search_params["TACTICAL_OPP"]
-        ctx.stats[S.S_LMP_DEPTH] = self._search_params["LMP_DEPTH"]
-        ctx.stats[S.S_POLICY_REDUCE] = self._search_params["POLICY_REDUCE_GAP"]
-        ctx.stats[S.S_POLICY_KEEP] = self._search_params["POLICY_KEEP_GAP"]
-        ctx.stats[S.S_SE_DEPTH] = self._search_params["SE_DEPTH"]
-        ctx.stats[S.S_SE_MARGIN] = self._search_params["SE_MARGIN"]
-        ctx.stats[S.S_FAIL_HIGH] = self._search_params["FAIL_HIGH_MARGIN"]
-        ctx.stats[S.S_TT_EVAL] = self._search_params["TT_EVAL"]
-        ctx.stats[S.S_RAZOR_MARGIN] = self._search_params["RAZOR_MARGIN"]
-        ctx.stats[S.S_RAZOR_DEPTH] = self._search_params["RAZOR_DEPTH"]
-        ctx.stats[S.S_RFP_DEPTH] = self._search_params["RFP_DEPTH"]
-        ctx.stats[S.S_CUT_LMR] = self._search_params["CUT_LMR"]
+        for slot, name in S.STAT_PARAMS:
+            ctx.stats[slot] = self._search_params[name]
         if self._order is not None:
             ctx.order[:] = self._order
             ctx.stats[S.S_ORDER] = 1

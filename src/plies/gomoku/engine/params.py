@@ -79,8 +79,11 @@ VCF_LEAF_DEPTH = 16
 # this class (classes: 1 three, 2 double three, 3 four, 4 four-three, 5 flex four)
 TACTICAL_OWN = 3
 TACTICAL_OPP = 4
-# move-count pruning applies up to this remaining depth
+# move-count pruning applies up to this remaining depth, after 2 + d(d+2)/2 moves, or with
+# LMP_EXP > 0 after 3 + d ** (LMP_EXP / 100) moves (Rapfi's count at 132: 9 moves at depth 4,
+# 18 at depth 8, where the default allows 14 and 42)
 LMP_DEPTH = 12
+LMP_EXP = 0
 
 # reductions by the static move order (centi-units of the order's score; the learned order's
 # temperature is about 4,500 a factor e of probability): a quiet move this far below the best
@@ -110,10 +113,11 @@ TT_EVAL = 1
 CUT_LMR = 1
 FAIL_HIGH_MARGIN = 0
 # Razoring (a quiet non-PV node this far below alpha per ply of depth, up to RAZOR_DEPTH, drops
-# to the horizon search) and reverse futility (up to RFP_DEPTH, 120 a ply above beta).
+# to the horizon search) and reverse futility (up to RFP_DEPTH, RFP_MARGIN a ply above beta).
 RAZOR_MARGIN = 300
 RAZOR_DEPTH = 2
 RFP_DEPTH = 4
+RFP_MARGIN = 120
 
 # the threat solver at the root: before a search with a time limit (or a node limit only),
 # the VCT solver looks for a win of the side to move with this percent of the budget (0: off)
@@ -178,6 +182,7 @@ SEARCH_NUMBERS = (
     "TACTICAL_OWN",
     "TACTICAL_OPP",
     "LMP_DEPTH",
+    "LMP_EXP",
     "POLICY_REDUCE_GAP",
     "POLICY_KEEP_GAP",
     "SE_DEPTH",
@@ -187,6 +192,7 @@ SEARCH_NUMBERS = (
     "RAZOR_MARGIN",
     "RAZOR_DEPTH",
     "RFP_DEPTH",
+    "RFP_MARGIN",
     "CUT_LMR",
     "ROOT_VCT_SHARE",
     "ROOT_VCT_DEPTH",

@@ -92,7 +92,31 @@ S_RFP_DEPTH = 24  # reverse futility up to this depth
 S_CUT_LMR = 25  # at an expected cut node, quiet moves other than the killers are reduced this more
 S_CUT = 26  # S_CUT + ply: 1 when the node at that ply is expected to cut
 S_SKIP = S_CUT + MAX_PLY  # S_SKIP + ply: 1 + the move a singular test skips at that ply (0: none)
-S_COUNT = S_SKIP + MAX_PLY
+S_LMP_EXP = S_SKIP + MAX_PLY  # move-count limit 3 + depth ** (this / 100) (0: 2 + d(d+2)/2)
+S_RFP_MARGIN = S_LMP_EXP + 1  # reverse futility: static value this far per ply above beta
+S_COUNT = S_RFP_MARGIN + 1
+
+# the stats[] slots that hold a search number of params.py, and its name
+STAT_PARAMS = (
+    (S_VCF_LIMIT, "VCF_LEAF_NODES"),
+    (S_VCF_DEPTH, "VCF_LEAF_DEPTH"),
+    (S_QTHREE_PLIES, "QTHREE_PLIES"),
+    (S_TACTICAL_OWN, "TACTICAL_OWN"),
+    (S_TACTICAL_OPP, "TACTICAL_OPP"),
+    (S_LMP_DEPTH, "LMP_DEPTH"),
+    (S_LMP_EXP, "LMP_EXP"),
+    (S_POLICY_REDUCE, "POLICY_REDUCE_GAP"),
+    (S_POLICY_KEEP, "POLICY_KEEP_GAP"),
+    (S_SE_DEPTH, "SE_DEPTH"),
+    (S_SE_MARGIN, "SE_MARGIN"),
+    (S_FAIL_HIGH, "FAIL_HIGH_MARGIN"),
+    (S_TT_EVAL, "TT_EVAL"),
+    (S_RAZOR_MARGIN, "RAZOR_MARGIN"),
+    (S_RAZOR_DEPTH, "RAZOR_DEPTH"),
+    (S_RFP_DEPTH, "RFP_DEPTH"),
+    (S_RFP_MARGIN, "RFP_MARGIN"),
+    (S_CUT_LMR, "CUT_LMR"),
+)
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
 F_TT = 0
@@ -188,22 +212,8 @@ def new_context(cells: int, tt: np.ndarray, stop: np.ndarray) -> SearchContext:
     features = np.ones(F_COUNT, dtype=np.int8)
     stats = np.zeros(S_COUNT, dtype=np.int64)
     stats[S_NODE_LIMIT] = 1 << 62
-    stats[S_VCF_LIMIT] = PR.VCF_LEAF_NODES
-    stats[S_VCF_DEPTH] = PR.VCF_LEAF_DEPTH
-    stats[S_QTHREE_PLIES] = PR.QTHREE_PLIES
-    stats[S_TACTICAL_OWN] = PR.TACTICAL_OWN
-    stats[S_TACTICAL_OPP] = PR.TACTICAL_OPP
-    stats[S_LMP_DEPTH] = PR.LMP_DEPTH
-    stats[S_POLICY_REDUCE] = PR.POLICY_REDUCE_GAP
-    stats[S_POLICY_KEEP] = PR.POLICY_KEEP_GAP
-    stats[S_SE_DEPTH] = PR.SE_DEPTH
-    stats[S_SE_MARGIN] = PR.SE_MARGIN
-    stats[S_FAIL_HIGH] = PR.FAIL_HIGH_MARGIN
-    stats[S_TT_EVAL] = PR.TT_EVAL
-    stats[S_RAZOR_MARGIN] = PR.RAZOR_MARGIN
-    stats[S_RAZOR_DEPTH] = PR.RAZOR_DEPTH
-    stats[S_RFP_DEPTH] = PR.RFP_DEPTH
-    stats[S_CUT_LMR] = PR.CUT_LMR
+    for slot, name in STAT_PARAMS:
+        stats[slot] = getattr(PR, name)
     return SearchContext(
         tt,
         np.zeros((2, cells), dtype=np.int32),
@@ -458,6 +468,15 @@ def _tt_move_playable(st, p: int, defend: bool) -> bool:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def move_count_limit(depth: int, exponent: int) -> int:
+    """How many moves a non-PV node at ``depth`` tries before move-count pruning: 2 + d(d+2)/2,
+    or 3 + d ** (exponent / 100) when ``exponent`` > 0 (params.LMP_EXP)."""
+    if exponent <= 0:
+        return 2 + depth * (depth + 2) // 2
+    return 3 + np.int64(float(depth) ** (exponent / 100.0))
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def refined_eval(static_eval: int, tt_score: int, tt_bound: int) -> int:
     """The value the pruning decisions use: the table's score where its bound says the truth
     lies beyond the static value in the score's direction (a lower bound above it, an upper
@@ -667,7 +686,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         and abs(beta) < WIN_BOUND
     ):
         # reverse futility: far above beta with nothing to fear
-        if static_eval - 120 * depth >= beta:
+        if static_eval - ctx.stats[S_RFP_MARGIN] * depth >= beta:
             return static_eval
     if (
         quiet_node
@@ -778,7 +797,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
         and abs(beta) < WIN_BOUND
         and static_eval >= beta + ctx.stats[S_FAIL_HIGH] * depth
     )
-    lmp_limit = 2 + depth * (depth + 2) // 2
+    lmp_limit = move_count_limit(depth, ctx.stats[S_LMP_EXP])
     best = -INF
     best_move = -1
     old_alpha = alpha
