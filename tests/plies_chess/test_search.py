@@ -506,14 +506,24 @@ def test_probcut_cuts_nodes_and_switches_off() -> None:
     assert _bench_nodes({"PROBCUT_DEPTH": 5}) < 0.98 * off
 
 
+def test_razoring_cuts_nodes_and_switches_off() -> None:
+    """RAZOR_DEPTH > 0: nodes far below alpha near the leaves are left to quiescence: fewer
+    nodes over the bench positions; 0 (the default) is the engine without it."""
+    off = _bench_nodes({"RAZOR_DEPTH": 0})
+    assert off == _bench_nodes({"RAZOR_DEPTH": 0, "RAZOR_MARGIN": 1}) == _bench_nodes({})
+    assert _bench_nodes({"RAZOR_DEPTH": 3}) < off
+
+
 def test_tt_eval_changes_the_tree_and_switches_off() -> None:
     """TT_EVAL 1: the table's bounded score replaces the static value in the pruning (another
     tree); 0 (the default) is the engine without it."""
     assert _bench_nodes({"TT_EVAL": 1}) != _bench_nodes({}) == _bench_nodes({"TT_EVAL": 0})
 
 
-@pytest.mark.parametrize("params", [{"PROBCUT_DEPTH": 5}, {"TT_EVAL": 1}])
-def test_mates_keep_their_exact_scores_with_probcut_and_tt_eval(params: dict) -> None:
+@pytest.mark.parametrize(
+    "params", [{"PROBCUT_DEPTH": 5}, {"TT_EVAL": 1}, {"RAZOR_DEPTH": 3}, {"RAZOR_DEPTH": 6}]
+)
+def test_mates_keep_their_exact_scores_with_probcut_tt_eval_and_razoring(params: dict) -> None:
     engine = Engine(hash_mb=8, params=params)
     for fen, n in _mates():
         engine.new_game()

@@ -176,6 +176,11 @@ PROBCUT_MARGIN = 200
 # lower bound above it or an upper bound below it takes its place in reverse futility, the
 # null move, ProbCut and futility pruning
 TT_EVAL = 0
+# razoring up to this depth (0: off), away from the principal variation and out of check: a
+# node whose static value is RAZOR_MARGIN per ply of depth below alpha is searched by
+# quiescence alone, and cut when that fails low too (not on mate or tablebase scores)
+RAZOR_DEPTH = 0
+RAZOR_MARGIN = 300
 NULL_MIN_DEPTH = 3
 NULL_VERIFY_DEPTH = 8  # verify null-move cuts from this depth, and always in pawn endings
 # singular extension: from this depth (0: off), the TT move is searched one ply deeper when
@@ -219,7 +224,7 @@ SEARCH_NAMES = frozenset(
         "HISTORY_PRUNE_DEPTH", "HISTORY_PRUNE_MARGIN", "SINGULAR_DEPTH", "SINGULAR_MARGIN",
         "SEE_PRUNE_DEPTH", "SEE_PRUNE_QUIET", "SEE_PRUNE_CAPTURE", "PROBCUT_DEPTH",
         "PROBCUT_MARGIN", "TT_EVAL", "SYZYGY_PROBE_DEPTH", "CORR_HIST", "CONT_HIST",
-        "LMR_HISTORY_DIV", "CAPT_HIST",
+        "LMR_HISTORY_DIV", "CAPT_HIST", "RAZOR_DEPTH", "RAZOR_MARGIN",
         "TIME_MOVES_TO_GO", "TIME_STABILITY", "TIME_STABLE", "TIME_DROP_CP",
     }
 )  # fmt: skip

@@ -33,6 +33,7 @@ from plies.chess.engine.board import (
     DIAGONALS_BB,
     FLAG_CASTLE,
     FLAG_EP,
+    H_CAPT,
     H_MOVE,
     I_BB,
     I_BB_OK,
@@ -154,7 +155,9 @@ K_CAPT_HIST = 20
 K_PROBCUT_DEPTH = 21
 K_PROBCUT_MARGIN = 22
 K_TT_EVAL = 23
-K_COUNT = 24
+K_RAZOR_DEPTH = 24
+K_RAZOR_MARGIN = 25
+K_COUNT = 26
 
 
 def search_knobs(overrides: dict | None = None) -> np.ndarray:
@@ -184,6 +187,8 @@ def search_knobs(overrides: dict | None = None) -> np.ndarray:
     k[K_PROBCUT_DEPTH] = o.get("PROBCUT_DEPTH", PR.PROBCUT_DEPTH)
     k[K_PROBCUT_MARGIN] = o.get("PROBCUT_MARGIN", PR.PROBCUT_MARGIN)
     k[K_TT_EVAL] = o.get("TT_EVAL", PR.TT_EVAL)
+    k[K_RAZOR_DEPTH] = o.get("RAZOR_DEPTH", PR.RAZOR_DEPTH)
+    k[K_RAZOR_MARGIN] = o.get("RAZOR_MARGIN", PR.RAZOR_MARGIN)
     return k
 
 
@@ -941,6 +946,22 @@ def pvs_kernel(bd, st, hist, tt, pst, w, mem, stop, tb, alpha: int, beta: int,
             and prune_eval - mem[M_KNOBS + K_RFP_MARGIN] * (depth - (1 if improving else 0)) >= beta
         ):
             return prune_eval
+        # razoring: far below alpha near the leaves, quiescence decides; its fail-low is
+        # trusted unless it is a mate or table score. Not just after a capture: a side down
+        # a piece it has just given up may be mating (a sacrifice that quiescence cannot see)
+        if (
+            depth <= mem[M_KNOBS + K_RAZOR_DEPTH]
+            and abs(alpha) < TB_WIN - 1000
+            and (h == 0 or hist[h - 1, H_CAPT] == 0)
+            and prune_eval + mem[M_KNOBS + K_RAZOR_MARGIN] * depth < alpha
+        ):
+            v = pvs_kernel(
+                bd, st, hist, tt, pst, w, mem, stop, tb, alpha, alpha + 1, np.int64(0), ply
+            )
+            if stop[0] != 0:
+                return 0
+            if v <= alpha and abs(v) < TB_WIN - 1000:
+                return v
         # null move
         if (
             mem[M_FEATURES + F_NULL]
