@@ -112,6 +112,10 @@ TT_EVAL = 1
 # beta searches its moves that make no four a ply shallower (Rapfi's fail-high reduction).
 CUT_LMR = 1
 FAIL_HIGH_MARGIN = 0
+# LMR_HIST_DIV (0 = off): a late move's reduction falls by (history + continuation history) /
+# LMR_HIST_DIV, rounded toward zero (both tables are bounded near +-32,000), as Stockfish and Rapfi
+# reduce by their move statistics
+LMR_HIST_DIV = 0
 # Razoring (a quiet non-PV node this far below alpha per ply of depth, up to RAZOR_DEPTH, drops
 # to the horizon search) and reverse futility (up to RFP_DEPTH, RFP_MARGIN a ply above beta).
 RAZOR_MARGIN = 300
@@ -194,6 +198,7 @@ SEARCH_NUMBERS = (
     "RFP_DEPTH",
     "RFP_MARGIN",
     "CUT_LMR",
+    "LMR_HIST_DIV",
     "ROOT_VCT_SHARE",
     "ROOT_VCT_DEPTH",
     "ROOT_VCT_HOT_SHARE",

@@ -94,7 +94,8 @@ S_CUT = 26  # S_CUT + ply: 1 when the node at that ply is expected to cut
 S_SKIP = S_CUT + MAX_PLY  # S_SKIP + ply: 1 + the move a singular test skips at that ply (0: none)
 S_LMP_EXP = S_SKIP + MAX_PLY  # move-count limit 3 + depth ** (this / 100) (0: 2 + d(d+2)/2)
 S_RFP_MARGIN = S_LMP_EXP + 1  # reverse futility: static value this far per ply above beta
-S_COUNT = S_RFP_MARGIN + 1
+S_LMR_HIST = S_RFP_MARGIN + 1  # late-move reductions less (more) by the move's history / this
+S_COUNT = S_LMR_HIST + 1
 
 # the stats[] slots that hold a search number of params.py, and its name
 STAT_PARAMS = (
@@ -116,6 +117,7 @@ STAT_PARAMS = (
     (S_RFP_DEPTH, "RFP_DEPTH"),
     (S_RFP_MARGIN, "RFP_MARGIN"),
     (S_CUT_LMR, "CUT_LMR"),
+    (S_LMR_HIST, "LMR_HIST_DIV"),
 )
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
@@ -884,6 +886,16 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                         r -= 1
                 if cut_node and mv != ctx.killers[ply, 0] and mv != ctx.killers[ply, 1]:
                     r += ctx.stats[S_CUT_LMR]
+                if ctx.stats[S_LMR_HIST] > 0:
+                    # a move that has often cut (history and, after ``prev``, continuation
+                    # history) is reduced less, one that has often failed more
+                    stat = np.int64(ctx.history[s, mv])
+                    if prev >= 0 and features[F_CONTHIST]:
+                        stat += np.int64(ctx.conthist[s, prev, mv])
+                    if stat >= 0:
+                        r -= stat // ctx.stats[S_LMR_HIST]
+                    else:
+                        r += (-stat) // ctx.stats[S_LMR_HIST]
                 if ply == 0 and own >= C_THREE and own != C_FORBID and features[F_ROOT_THREATS]:
                     # a root move making an open three may start a win that only a search
                     # to nearly full depth sees (docs/engine.md "Root threats")
