@@ -411,6 +411,27 @@ def test_table_entries_two_plies_below_the_horizon_are_trusted_at_any_depth() ->
         assert found and (move, score, got, bound) == (7, 100, stored, S.BOUND_LOWER)
 
 
+def test_chebyshev_distance_on_the_board_array() -> None:
+    stride = 21
+    assert S.chebyshev(5 * stride + 5, 5 * stride + 5, stride) == 0
+    assert S.chebyshev(5 * stride + 5, 8 * stride + 4, stride) == 3
+    assert S.chebyshev(2 * stride + 9, 7 * stride + 3, stride) == 6
+
+
+def test_useless_defence_reduction_keeps_the_defence_of_an_open_three() -> None:
+    from plies.gomoku.notation import parse_move
+
+    # black's open three h8-i8-j8 (j8 its last move); white's b14-c14-d14, blocked by black's
+    # a14, is far away: its fours there are reduced, not dropped; the answer stops the three
+    board = Board.from_moves(["h8", "b14", "i8", "c14", "a14", "d14", "j8"], 15, "freestyle")
+    base = Engine("freestyle", hash_mb=4).search(board, depth=8)
+    cut = Engine("freestyle", hash_mb=4, params={"USELESS_DEFENCE_R": 2}).search(board, depth=8)
+    assert cut.nodes != base.nodes
+    answers = {parse_move(m) for m in ("f8", "g8", "k8", "l8", "e14", "f14")}
+    assert cut.move in answers and base.move in answers
+    assert abs(cut.score) < S.WIN_BOUND
+
+
 def test_move_count_limit_old_formula_and_rapfi_style_exponent() -> None:
     # 0: the shipped 2 + d(d+2)/2; an exponent e: 3 + d ** (e / 100), truncated
     assert [S.move_count_limit(d, 0) for d in (1, 4, 8)] == [3, 14, 42]
@@ -434,7 +455,8 @@ def test_every_search_number_in_a_stats_slot_reaches_the_kernels() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "value"), [("LMP_EXP", 132), ("RFP_MARGIN", 60), ("LMR_HIST_DIV", 500)]
+    ("name", "value"),
+    [("LMP_EXP", 132), ("RFP_MARGIN", 60), ("LMR_HIST_DIV", 500), ("USELESS_DEFENCE_R", 2)],
 )
 def test_move_count_and_futility_numbers_change_the_tree_and_keep_the_tactics(
     name: str, value: int

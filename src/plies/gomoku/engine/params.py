@@ -116,6 +116,10 @@ FAIL_HIGH_MARGIN = 0
 # LMR_HIST_DIV, rounded toward zero (both tables are bounded near +-32,000), as Stockfish and Rapfi
 # reduce by their move statistics
 LMR_HIST_DIV = 0
+# USELESS_DEFENCE_R (0 = off): where the opponent has an open three, a four of ours that does
+# not take one of its four cells, more than 4 cells (king moves) from its last move, is searched
+# this many plies shallower (Rapfi's useless-defence reduction; such fours delay, rarely defend)
+USELESS_DEFENCE_R = 0
 # Razoring (a quiet non-PV node this far below alpha per ply of depth, up to RAZOR_DEPTH, drops
 # to the horizon search) and reverse futility (up to RFP_DEPTH, RFP_MARGIN a ply above beta).
 RAZOR_MARGIN = 300
@@ -199,6 +203,7 @@ SEARCH_NUMBERS = (
     "RFP_MARGIN",
     "CUT_LMR",
     "LMR_HIST_DIV",
+    "USELESS_DEFENCE_R",
     "ROOT_VCT_SHARE",
     "ROOT_VCT_DEPTH",
     "ROOT_VCT_HOT_SHARE",

@@ -95,7 +95,8 @@ S_SKIP = S_CUT + MAX_PLY  # S_SKIP + ply: 1 + the move a singular test skips at 
 S_LMP_EXP = S_SKIP + MAX_PLY  # move-count limit 3 + depth ** (this / 100) (0: 2 + d(d+2)/2)
 S_RFP_MARGIN = S_LMP_EXP + 1  # reverse futility: static value this far per ply above beta
 S_LMR_HIST = S_RFP_MARGIN + 1  # late-move reductions less (more) by the move's history / this
-S_COUNT = S_LMR_HIST + 1
+S_USELESS_DEFENCE = S_LMR_HIST + 1  # plies less for a far four that leaves an open three be
+S_COUNT = S_USELESS_DEFENCE + 1
 
 # the stats[] slots that hold a search number of params.py, and its name
 STAT_PARAMS = (
@@ -118,6 +119,7 @@ STAT_PARAMS = (
     (S_RFP_MARGIN, "RFP_MARGIN"),
     (S_CUT_LMR, "CUT_LMR"),
     (S_LMR_HIST, "LMR_HIST_DIV"),
+    (S_USELESS_DEFENCE, "USELESS_DEFENCE_R"),
 )
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
@@ -467,6 +469,14 @@ def _tt_move_playable(st, p: int, defend: bool) -> bool:
     if own == C_FORBID or (own != C_FIVE and V.forbidden_for(st, s + 1, p)):
         return False
     return not (defend and own < C_FOUR and (opp < C_FOUR or opp == C_FORBID))
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def chebyshev(a: int, b: int, stride: int) -> int:
+    """The king-move distance between cells ``a`` and ``b`` of a board array of row ``stride``."""
+    dx = abs(a % stride - b % stride)
+    dy = abs(a // stride - b // stride)
+    return dx if dx > dy else dy
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -848,6 +858,17 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             new_depth += 1
         elif fail_high and own < C_FOUR and new_depth > 1:
             new_depth -= 1
+        elif (
+            defend
+            and new_depth > 1
+            and ctx.stats[S_USELESS_DEFENCE] > 0
+            and (opp < C_FOUR or opp == C_FORBID)
+            and prev >= 0
+            and chebyshev(mv, prev, st.info[2]) > 4
+        ):
+            # the opponent has an open three and this four, far from its last move, does not
+            # stop it: most likely a delay, not a defence (Rapfi's useless-defence reduction)
+            new_depth -= min(ctx.stats[S_USELESS_DEFENCE], new_depth - 1)
         order_gap = 0
         if policy_reduce > 0 and depth >= 3:
             order = static_order(st, ctx, mv, s, own, opp)
