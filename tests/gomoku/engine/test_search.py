@@ -456,9 +456,15 @@ def test_every_search_number_in_a_stats_slot_reaches_the_kernels() -> None:
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("LMP_EXP", 132), ("RFP_MARGIN", 60), ("LMR_HIST_DIV", 500), ("USELESS_DEFENCE_R", 2)],
+    [
+        ("LMP_EXP", 132),
+        ("RFP_MARGIN", 60),
+        ("LMR_HIST_DIV", 500),
+        ("USELESS_DEFENCE_R", 2),
+        ("LMR_DEEPER_MARGIN", 40),
+    ],
 )
-def test_move_count_and_futility_numbers_change_the_tree_and_keep_the_tactics(
+def test_session_34_search_numbers_change_the_tree_and_keep_the_tactics(
     name: str, value: int
 ) -> None:
     board = Board.from_moves(["h8", "i9", "g7", "j9", "i7", "h7"], 15, "freestyle")

@@ -120,6 +120,9 @@ LMR_HIST_DIV = 0
 # not take one of its four cells, more than 4 cells (king moves) from its last move, is searched
 # this many plies shallower (Rapfi's useless-defence reduction; such fours delay, rarely defend)
 USELESS_DEFENCE_R = 0
+# LMR_DEEPER_MARGIN (0 = off): a reduced move whose reduced search beats alpha by more than this
+# is re-searched one ply deeper than its unreduced depth (Stockfish's and Rapfi's deeper search)
+LMR_DEEPER_MARGIN = 0
 # Razoring (a quiet non-PV node this far below alpha per ply of depth, up to RAZOR_DEPTH, drops
 # to the horizon search) and reverse futility (up to RFP_DEPTH, RFP_MARGIN a ply above beta).
 RAZOR_MARGIN = 300
@@ -204,6 +207,7 @@ SEARCH_NUMBERS = (
     "CUT_LMR",
     "LMR_HIST_DIV",
     "USELESS_DEFENCE_R",
+    "LMR_DEEPER_MARGIN",
     "ROOT_VCT_SHARE",
     "ROOT_VCT_DEPTH",
     "ROOT_VCT_HOT_SHARE",

@@ -96,7 +96,8 @@ S_LMP_EXP = S_SKIP + MAX_PLY  # move-count limit 3 + depth ** (this / 100) (0: 2
 S_RFP_MARGIN = S_LMP_EXP + 1  # reverse futility: static value this far per ply above beta
 S_LMR_HIST = S_RFP_MARGIN + 1  # late-move reductions less (more) by the move's history / this
 S_USELESS_DEFENCE = S_LMR_HIST + 1  # plies less for a far four that leaves an open three be
-S_COUNT = S_USELESS_DEFENCE + 1
+S_LMR_DEEPER = S_USELESS_DEFENCE + 1  # a reduced move this far above alpha: re-searched deeper
+S_COUNT = S_LMR_DEEPER + 1
 
 # the stats[] slots that hold a search number of params.py, and its name
 STAT_PARAMS = (
@@ -120,6 +121,7 @@ STAT_PARAMS = (
     (S_CUT_LMR, "CUT_LMR"),
     (S_LMR_HIST, "LMR_HIST_DIV"),
     (S_USELESS_DEFENCE, "USELESS_DEFENCE_R"),
+    (S_LMR_DEEPER, "LMR_DEEPER_MARGIN"),
 )
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
@@ -929,6 +931,11 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             score = -pvs(st, tb, ctx, -alpha - 1, -alpha, new_depth - r, ply + 1, mv)
             if score > alpha and r > 0:
                 ctx.stats[S_CUT + ply + 1] = 0 if cut_node else 1
+                deeper = ctx.stats[S_LMR_DEEPER]
+                if deeper > 0 and score > alpha + deeper and score < WIN_BOUND:
+                    # the reduced search beat alpha by a margin: the move is likely better
+                    # than the ordering thought, so its re-search goes a ply deeper
+                    new_depth += 1
                 score = -pvs(st, tb, ctx, -alpha - 1, -alpha, new_depth, ply + 1, mv)
             if score > alpha and score < beta:
                 score = -pvs(st, tb, ctx, -beta, -alpha, new_depth, ply + 1, mv)
