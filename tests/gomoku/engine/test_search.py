@@ -402,13 +402,16 @@ def test_session_30_refinements_change_the_tree_and_keep_the_tactics(name: str) 
 
 
 def test_table_entries_two_plies_below_the_horizon_are_trusted_at_any_depth() -> None:
-    # stored as depth 256 + depth (session 30: storing them as -1 measured weaker); one ply
-    # below the horizon stays -1, and ordinary depths are kept as they are
-    ctx = S.new_context(400, S.new_tt(1), np.zeros(1, dtype=np.int64))
-    for key, depth, stored in ((11, 5, 5), (12, -1, -1), (13, -2, 254), (14, -3, 253)):
-        S.tt_store(ctx, np.uint64(key << 40 | key), 7, 100, depth, S.BOUND_LOWER)
-        found, move, score, got, bound = S.tt_probe(ctx, np.uint64(key << 40 | key))
-        assert found and (move, score, got, bound) == (7, 100, stored, S.BOUND_LOWER)
+    # stored as depth 256 + depth (session 30: storing them as -1 measured weaker at 20,000
+    # nodes); one ply below the horizon stays -1, and ordinary depths are kept as they are;
+    # TT_DEEP_FORCED 0 stores them as -1
+    for deep, minus2, minus3 in ((1, 254, 253), (0, -1, -1)):
+        ctx = S.new_context(400, S.new_tt(1), np.zeros(1, dtype=np.int64))
+        ctx.stats[S.S_TT_DEEP_FORCED] = deep
+        for key, depth, stored in ((11, 5, 5), (12, -1, -1), (13, -2, minus2), (14, -3, minus3)):
+            S.tt_store(ctx, np.uint64(key << 40 | key), 7, 100, depth, S.BOUND_LOWER)
+            found, move, score, got, bound = S.tt_probe(ctx, np.uint64(key << 40 | key))
+            assert found and (move, score, got, bound) == (7, 100, stored, S.BOUND_LOWER)
 
 
 def test_chebyshev_distance_on_the_board_array() -> None:
@@ -462,6 +465,7 @@ def test_every_search_number_in_a_stats_slot_reaches_the_kernels() -> None:
         ("LMR_HIST_DIV", 500),
         ("USELESS_DEFENCE_R", 2),
         ("LMR_DEEPER_MARGIN", 40),
+        ("TT_DEEP_FORCED", 0),
     ],
 )
 def test_session_34_search_numbers_change_the_tree_and_keep_the_tactics(

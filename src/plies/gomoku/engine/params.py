@@ -123,6 +123,10 @@ USELESS_DEFENCE_R = 0
 # LMR_DEEPER_MARGIN (0 = off): a reduced move whose reduced search beats alpha by more than this
 # is re-searched one ply deeper than its unreduced depth (Stockfish's and Rapfi's deeper search)
 LMR_DEEPER_MARGIN = 0
+# TT_DEEP_FORCED 1: table entries two or more plies below the horizon (forced replies, answers
+# to open threes) are stored as depth 256 + depth, so every later probe trusts them (what the
+# wrapped depth byte did before session 30); 0 stores them as depth -1
+TT_DEEP_FORCED = 1
 # Razoring (a quiet non-PV node this far below alpha per ply of depth, up to RAZOR_DEPTH, drops
 # to the horizon search) and reverse futility (up to RFP_DEPTH, RFP_MARGIN a ply above beta).
 RAZOR_MARGIN = 300
@@ -208,6 +212,7 @@ SEARCH_NUMBERS = (
     "LMR_HIST_DIV",
     "USELESS_DEFENCE_R",
     "LMR_DEEPER_MARGIN",
+    "TT_DEEP_FORCED",
     "ROOT_VCT_SHARE",
     "ROOT_VCT_DEPTH",
     "ROOT_VCT_HOT_SHARE",

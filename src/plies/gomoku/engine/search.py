@@ -97,7 +97,8 @@ S_RFP_MARGIN = S_LMP_EXP + 1  # reverse futility: static value this far per ply 
 S_LMR_HIST = S_RFP_MARGIN + 1  # late-move reductions less (more) by the move's history / this
 S_USELESS_DEFENCE = S_LMR_HIST + 1  # plies less for a far four that leaves an open three be
 S_LMR_DEEPER = S_USELESS_DEFENCE + 1  # a reduced move this far above alpha: re-searched deeper
-S_COUNT = S_LMR_DEEPER + 1
+S_TT_DEEP_FORCED = S_LMR_DEEPER + 1  # 1: entries 2+ plies below the horizon trusted at any depth
+S_COUNT = S_TT_DEEP_FORCED + 1
 
 # the stats[] slots that hold a search number of params.py, and its name
 STAT_PARAMS = (
@@ -122,6 +123,7 @@ STAT_PARAMS = (
     (S_LMR_HIST, "LMR_HIST_DIV"),
     (S_USELESS_DEFENCE, "USELESS_DEFENCE_R"),
     (S_LMR_DEEPER, "LMR_DEEPER_MARGIN"),
+    (S_TT_DEEP_FORCED, "TT_DEEP_FORCED"),
 )
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
@@ -346,10 +348,10 @@ def tt_store(ctx, key: np.uint64, move: int, score: int, depth: int, bound: int)
             victim = i
     if depth < -1:
         # two or more plies below the horizon (forced replies and open-three answers): stored
-        # as depth 256 + depth, which every later probe trusts. Until session 30 this came
-        # from the depth byte wrapping around; storing them as -1 instead measured weaker
-        # (-20.3 +- 44.1 Elo over 240 games, SPRT H0), so it is kept, on purpose now
-        depth += 256
+        # as depth 256 + depth, which every later probe trusts (TT_DEEP_FORCED 1), or as -1.
+        # Until session 30 the first came from the depth byte wrapping around; storing them
+        # as -1 instead measured weaker at 20,000 nodes (-20.3 +- 44.1 Elo over 240 games)
+        depth = depth + 256 if ctx.stats[S_TT_DEEP_FORCED] != 0 else -1
     data = _pack(move if move >= 0 else 0xFFFF, score, depth, bound, age)
     tt[victim + 1] = data
     tt[victim] = key ^ data
