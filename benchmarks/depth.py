@@ -5,7 +5,8 @@
 
 Nodes, unlike seconds, are not disturbed by other work on the machine, so ``--nodes`` is the
 repeatable way to compare how deep two versions or settings of the search get; ``--movetime``
-is the issue's measure (depth in 1 s) and needs a quiet machine.
+is the issue's measure (depth in 1 s) and needs a quiet machine. Each line also gives the
+share of the nodes spent in the horizon's VCF probes (``Engine.leaf_vcf_nodes``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def main() -> None:
     engines: dict[tuple[str, int], Engine] = {}
     depths = []
     speeds = []
+    shares = []
     for rule, size, moves in bench_positions():
         engine = engines.get((rule, size))
         if engine is None:
@@ -59,13 +61,16 @@ def main() -> None:
         result = engine.search(board, nodes=args.nodes, movetime=args.movetime)
         depths.append(result.depth)
         speeds.append(result.nps)
+        share = engine.leaf_vcf_nodes / max(1, result.nodes)
+        shares.append(share)
         print(
             f"{rule:9} {size:2} {len(moves):2} stones  depth {result.depth:2}  "
             f"seldepth {result.seldepth:2}  score {result.score_text:>12}  "
-            f"move {result.move}  {result.nodes} nodes"
+            f"move {result.move}  {result.nodes} nodes  leaf VCF {share:.0%}"
         )
     print(f"median depth {statistics.median(depths)}: {' '.join(map(str, depths))}")
     print(f"median nodes/s {statistics.median(speeds):.0f}")
+    print(f"median share of the nodes in the horizon's VCF probes {statistics.median(shares):.0%}")
 
 
 if __name__ == "__main__":

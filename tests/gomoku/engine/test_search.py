@@ -487,3 +487,15 @@ def test_session_34_search_numbers_change_the_tree_and_keep_the_tactics(
         assert Engine(rule, hash_mb=4, params={name: value}).search(board, depth=8).move == Move(
             11, 6
         )
+
+
+def test_leaf_vcf_nodes_counts_the_horizon_probes_inside_the_node_total() -> None:
+    # black has fours to make on both sides of the board, so the horizon probes run
+    board = Board.from_moves(["h8", "h9", "i8", "i9", "e5", "k11", "e6", "l11"], 15, "freestyle")
+    engine = Engine("freestyle", hash_mb=4)
+    assert engine.leaf_vcf_nodes == 0  # nothing searched yet
+    result = engine.search(board, depth=5)
+    assert 0 < engine.leaf_vcf_nodes < result.nodes
+    off = Engine("freestyle", hash_mb=4, features={"vcf_leaf": False})
+    off.search(board, depth=5)
+    assert off.leaf_vcf_nodes == 0

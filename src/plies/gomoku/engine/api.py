@@ -264,6 +264,12 @@ class Engine:
             best.depth, 0, 0, 0.0, [line], book=True,
         )  # fmt: skip
 
+    @property
+    def leaf_vcf_nodes(self) -> int:
+        """The last search's nodes in the horizon's VCF probes (main thread; counted in its
+        ``nodes`` too): how much of the budget the leaves' threat checks took."""
+        return int(self._contexts[0].stats[S.S_VCF_NODES]) if self._contexts else 0
+
     def new_game(self) -> None:
         """Forget everything learned (transposition table, histories). An engine built with
         ``prefault=False`` gets a fresh table of lazily zeroed pages instead of writing zeros
