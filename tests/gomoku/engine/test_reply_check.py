@@ -23,7 +23,7 @@ NODES = 400_000
 # these budgets (the session-21 net neither plays g8 nor proves the loss after it in 100,000
 # nodes), and these tests are about the mechanism; the same for the search refinements of
 # session 30 (with them the root search no longer plays g8 at this budget), and plain fours
-# exempt from reductions (TACTICAL_OWN 3: with 4, session 35's candidate, the 100,000-node
+# exempt from reductions (TACTICAL_OWN 3: with 4, the default since session 35, the 100,000-node
 # search after g8 no longer proves white's win)
 GAME_EVAL = {"NET": "off", "TT_EVAL": 0, "CUT_LMR": 0, "TACTICAL_OWN": 3}
 CHECK = {"DEFENCE_SEARCH_SHARE": 25, **GAME_EVAL}

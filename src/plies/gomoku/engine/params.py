@@ -76,8 +76,10 @@ VCF_LEAF_DEPTH = 16
 
 # a move is "tactical" (never reduced or pruned by move count) when it makes at least this
 # threat class for the side to move, or takes a cell where the opponent would make at least
-# this class (classes: 1 three, 2 double three, 3 four, 4 four-three, 5 flex four)
-TACTICAL_OWN = 3
+# this class (classes: 1 three, 2 double three, 3 four, 4 four-three, 5 flex four). Plain
+# fours are not tactical since session 35 (4, was 3: +0.11 +- 0.05 points a game pair against
+# Rapfi over 252 openings at 300,000 / 200,000 nodes, H1 in self-play; docs/engine.md)
+TACTICAL_OWN = 4
 TACTICAL_OPP = 4
 # move-count pruning applies up to this remaining depth, after 2 + d(d+2)/2 moves, or with
 # LMP_EXP > 0 after 3 + d ** (LMP_EXP / 100) moves (Rapfi's count at 132: 9 moves at depth 4,
