@@ -210,3 +210,13 @@ def test_the_hot_share_runs_the_root_vct_where_the_plain_share_is_off() -> None:
     board.play_moves(["k8", "g8"])
     engine.search(board, nodes=2_000)
     assert 0 < engine.root_vct_stats["nodes"] <= 2_000 * 70 // 100
+
+
+def test_leaf_vcf_nodes_is_zero_after_a_search_the_root_vct_answered() -> None:
+    _, board = quintet("test_vct_black")
+    engine = Engine("renju", 15, hash_mb=8)
+    engine.search(board, depth=4)  # a tree search: its horizon probes count
+    assert engine.leaf_vcf_nodes > 0
+    engine.search(board, movetime=2.0)
+    assert engine.root_vct_stats["proved"] == 1
+    assert engine.leaf_vcf_nodes == 0  # no tree was searched: not the previous search's count

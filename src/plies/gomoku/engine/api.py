@@ -458,6 +458,8 @@ class Engine:
         """
         self._claim()
         try:
+            if self._contexts:  # a book move or a root VCT win searches no tree
+                self._contexts[0].stats[S.S_VCF_NODES] = 0
             self._opening_name = (
                 board.opening if opening is None else opening_rule.opening_name(opening)
             )
