@@ -129,6 +129,10 @@ LMR_DEEPER_MARGIN = 0
 # to open threes) are stored as depth 256 + depth, so every later probe trusts them (what the
 # wrapped depth byte did before session 30); 0 stores them as depth -1
 TT_DEEP_FORCED = 1
+# futility: up to FUTILITY_DEPTH, where the opponent has no threat to make, a quiet move is
+# skipped when the static value + 100 + FUTILITY_MARGIN x depth cannot reach alpha
+FUTILITY_DEPTH = 3
+FUTILITY_MARGIN = 150
 # Razoring (a quiet non-PV node this far below alpha per ply of depth, up to RAZOR_DEPTH, drops
 # to the horizon search) and reverse futility (up to RFP_DEPTH, RFP_MARGIN a ply above beta).
 RAZOR_MARGIN = 300
@@ -215,6 +219,8 @@ SEARCH_NUMBERS = (
     "USELESS_DEFENCE_R",
     "LMR_DEEPER_MARGIN",
     "TT_DEEP_FORCED",
+    "FUTILITY_DEPTH",
+    "FUTILITY_MARGIN",
     "ROOT_VCT_SHARE",
     "ROOT_VCT_DEPTH",
     "ROOT_VCT_HOT_SHARE",

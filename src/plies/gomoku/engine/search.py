@@ -98,7 +98,9 @@ S_LMR_HIST = S_RFP_MARGIN + 1  # late-move reductions less (more) by the move's 
 S_USELESS_DEFENCE = S_LMR_HIST + 1  # plies less for a far four that does not stop an open three
 S_LMR_DEEPER = S_USELESS_DEFENCE + 1  # a reduced move this far above alpha: re-searched deeper
 S_TT_DEEP_FORCED = S_LMR_DEEPER + 1  # 1: entries 2+ plies below the horizon trusted at any depth
-S_COUNT = S_TT_DEEP_FORCED + 1
+S_FUT_DEPTH = S_TT_DEEP_FORCED + 1  # move futility pruning up to this remaining depth
+S_FUT_MARGIN = S_FUT_DEPTH + 1  # ... of a quiet move whose static value + 100 + this a ply < alpha
+S_COUNT = S_FUT_MARGIN + 1
 
 # the stats[] slots that hold a search number of params.py, and its name
 STAT_PARAMS = (
@@ -124,6 +126,8 @@ STAT_PARAMS = (
     (S_USELESS_DEFENCE, "USELESS_DEFENCE_R"),
     (S_LMR_DEEPER, "LMR_DEEPER_MARGIN"),
     (S_TT_DEEP_FORCED, "TT_DEEP_FORCED"),
+    (S_FUT_DEPTH, "FUTILITY_DEPTH"),
+    (S_FUT_MARGIN, "FUTILITY_MARGIN"),
 )
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
@@ -887,9 +891,9 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             # futility: a quiet move cannot lift a hopeless static score to alpha
             if (
                 features[F_FUTILITY]
-                and depth <= 3
+                and depth <= ctx.stats[S_FUT_DEPTH]
                 and opp_threats == 0
-                and static_eval + 100 + 150 * depth <= alpha
+                and static_eval + 100 + ctx.stats[S_FUT_MARGIN] * depth <= alpha
             ):
                 continue
         make_inline(st, tb, mv, True)  # inlined: a call would copy ~140 words of state
