@@ -469,6 +469,7 @@ def test_every_search_number_in_a_stats_slot_reaches_the_kernels() -> None:
         ("TACTICAL_OWN", 3),  # session 35's default is 4 (plain fours reducible)
         ("FUTILITY_DEPTH", 5),  # session 36's numbers
         ("FUTILITY_MARGIN", 80),
+        ("QFOUR_PLIES", 2),
     ],
 )
 def test_session_34_search_numbers_change_the_tree_and_keep_the_tactics(

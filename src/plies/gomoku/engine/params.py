@@ -133,6 +133,11 @@ TT_DEEP_FORCED = 1
 # skipped when the static value + 100 + FUTILITY_MARGIN x depth cannot reach alpha
 FUTILITY_DEPTH = 3
 FUTILITY_MARGIN = 150
+# four quiescence (QFOUR_PLIES 0 = off): a horizon node at most this many plies below the
+# horizon where no VCF exists tries its best QFOUR_MOVES plain fours (each answered by its
+# forced block) against the static value, as Rapfi's quiescence plays its fours
+QFOUR_PLIES = 0
+QFOUR_MOVES = 3
 # Razoring (a quiet non-PV node this far below alpha per ply of depth, up to RAZOR_DEPTH, drops
 # to the horizon search) and reverse futility (up to RFP_DEPTH, RFP_MARGIN a ply above beta).
 RAZOR_MARGIN = 300
@@ -221,6 +226,8 @@ SEARCH_NUMBERS = (
     "TT_DEEP_FORCED",
     "FUTILITY_DEPTH",
     "FUTILITY_MARGIN",
+    "QFOUR_PLIES",
+    "QFOUR_MOVES",
     "ROOT_VCT_SHARE",
     "ROOT_VCT_DEPTH",
     "ROOT_VCT_HOT_SHARE",

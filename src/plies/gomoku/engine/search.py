@@ -100,7 +100,9 @@ S_LMR_DEEPER = S_USELESS_DEFENCE + 1  # a reduced move this far above alpha: re-
 S_TT_DEEP_FORCED = S_LMR_DEEPER + 1  # 1: entries 2+ plies below the horizon trusted at any depth
 S_FUT_DEPTH = S_TT_DEEP_FORCED + 1  # move futility pruning up to this remaining depth
 S_FUT_MARGIN = S_FUT_DEPTH + 1  # ... of a quiet move whose static value + 100 + this a ply < alpha
-S_COUNT = S_FUT_MARGIN + 1
+S_QFOUR_PLIES = S_FUT_MARGIN + 1  # horizon nodes this far down try their plain fours (0: off)
+S_QFOUR_MOVES = S_QFOUR_PLIES + 1  # ... at most this many, best ordered first
+S_COUNT = S_QFOUR_MOVES + 1
 
 # the stats[] slots that hold a search number of params.py, and its name
 STAT_PARAMS = (
@@ -128,6 +130,8 @@ STAT_PARAMS = (
     (S_TT_DEEP_FORCED, "TT_DEEP_FORCED"),
     (S_FUT_DEPTH, "FUTILITY_DEPTH"),
     (S_FUT_MARGIN, "FUTILITY_MARGIN"),
+    (S_QFOUR_PLIES, "QFOUR_PLIES"),
+    (S_QFOUR_MOVES, "QFOUR_MOVES"),
 )
 
 # features[] switches (1 on, 0 off) for testing exactness and measuring effect
@@ -663,6 +667,42 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
             if n > 0:
                 return WIN - ply - n
         if not answer_three:
+            if (
+                ctx.stats[S_QFOUR_PLIES] > 0
+                and depth > -ctx.stats[S_QFOUR_PLIES]
+                and st.counts[s, C_FOUR] > 0
+            ):
+                # four quiescence (QFOUR_PLIES, off): no VCF, but a plain four keeps the move
+                # after its forced block; the best few are tried against the static value
+                best = leaf_eval
+                if best > alpha:
+                    alpha = best
+                qmoves = ctx.moves[ply]
+                n = 0
+                for p in range(st.cells.shape[0]):
+                    if st.cells[p] == EMPTY and st.cls[s, p] & 7 == C_FOUR:
+                        if not V.forbidden_for(st, side, p):
+                            qmoves[n] = p
+                            ctx.scores[ply, n] = static_order(
+                                st, ctx, p, s, C_FOUR, st.cls[o, p] & 7
+                            )
+                            n += 1
+                child_depth = depth - 1
+                for i in range(min(n, ctx.stats[S_QFOUR_MOVES])):
+                    pick_next(ctx, ply, i, n)
+                    mv = np.int64(qmoves[i])
+                    make_inline(st, tb, mv, True)
+                    score = -pvs(st, tb, ctx, -beta, -alpha, child_depth, ply + 1, mv)
+                    undo_inline(st, True)
+                    if ctx.stop[0] != 0:
+                        return 0
+                    if score > best:
+                        best = score
+                        if score > alpha:
+                            alpha = score
+                            if score >= beta:
+                                break
+                return best
             return leaf_eval
         # the opponent has an open three: the static value would count it as if it could not
         # be answered; search the defences instead (below the horizon, a few plies at most)
