@@ -678,18 +678,19 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                 if best > alpha:
                     alpha = best
                 qmoves = ctx.moves[ply]
-                n = 0
+                four = np.int64(C_FOUR)  # not a literal: one specialisation of the callees
+                qn = np.int64(0)
                 for p in range(st.cells.shape[0]):
-                    if st.cells[p] == EMPTY and st.cls[s, p] & 7 == C_FOUR:
+                    if st.cells[p] == EMPTY and st.cls[s, p] & 7 == four:
                         if not V.forbidden_for(st, side, p):
-                            qmoves[n] = p
-                            ctx.scores[ply, n] = static_order(
-                                st, ctx, p, s, C_FOUR, st.cls[o, p] & 7
+                            qmoves[qn] = p
+                            ctx.scores[ply, qn] = static_order(
+                                st, ctx, p, s, four, np.int64(st.cls[o, p] & 7)
                             )
-                            n += 1
+                            qn += 1
                 child_depth = depth - 1
-                for i in range(min(n, ctx.stats[S_QFOUR_MOVES])):
-                    pick_next(ctx, ply, i, n)
+                for i in range(min(qn, ctx.stats[S_QFOUR_MOVES])):
+                    pick_next(ctx, ply, i, qn)
                     mv = np.int64(qmoves[i])
                     make_inline(st, tb, mv, True)
                     score = -pvs(st, tb, ctx, -beta, -alpha, child_depth, ply + 1, mv)
