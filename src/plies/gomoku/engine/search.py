@@ -672,25 +672,20 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                 and depth > -ctx.stats[S_QFOUR_PLIES]
                 and st.counts[s, C_FOUR] > 0
             ):
-                # four quiescence (QFOUR_PLIES, off): no VCF, but a plain four keeps the move
-                # after its forced block; the best few are tried against the static value
+                # four quiescence (QFOUR_PLIES, off): no VCF, but a four keeps the move after
+                # its forced block; the VCF solver's generator (free scratch now) gives the
+                # fours best first, and the first few are tried against the static value
                 best = leaf_eval
                 if best > alpha:
                     alpha = best
+                found = ctx.vcf_seq[VCF_SEQ : VCF_SEQ + V.MAX_FOURS]
+                qn = V._gen_fours(st, tb, side, found, ctx.vcf_seq[VCF_SEQ + V.MAX_FOURS :], False)
+                qn = min(qn, ctx.stats[S_QFOUR_MOVES])
                 qmoves = ctx.moves[ply]
-                four = np.int64(C_FOUR)  # not a literal: one specialisation of the callees
-                qn = np.int64(0)
-                for p in range(st.cells.shape[0]):
-                    if st.cells[p] == EMPTY and st.cls[s, p] & 7 == four:
-                        if not V.forbidden_for(st, side, p):
-                            qmoves[qn] = p
-                            ctx.scores[ply, qn] = static_order(
-                                st, ctx, p, s, four, np.int64(st.cls[o, p] & 7)
-                            )
-                            qn += 1
+                for i in range(qn):
+                    qmoves[i] = found[i]  # the children's VCF probes reuse the scratch
                 child_depth = depth - 1
-                for i in range(min(qn, ctx.stats[S_QFOUR_MOVES])):
-                    pick_next(ctx, ply, i, qn)
+                for i in range(qn):
                     mv = np.int64(qmoves[i])
                     make_inline(st, tb, mv, True)
                     score = -pvs(st, tb, ctx, -beta, -alpha, child_depth, ply + 1, mv)
