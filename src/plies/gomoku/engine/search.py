@@ -679,7 +679,7 @@ def pvs(st, tb, ctx, alpha: int, beta: int, depth: int, ply: int, prev: int) -> 
                 if best > alpha:
                     alpha = best
                 found = ctx.vcf_seq[VCF_SEQ : VCF_SEQ + V.MAX_FOURS]
-                qn = V._gen_fours(st, tb, side, found, ctx.vcf_seq[VCF_SEQ + V.MAX_FOURS :], False)
+                qn = V.gen_fours(st, tb, side, found, ctx.vcf_seq[VCF_SEQ + V.MAX_FOURS :], False)
                 qn = min(qn, ctx.stats[S_QFOUR_MOVES])
                 qmoves = ctx.moves[ply]
                 for i in range(qn):

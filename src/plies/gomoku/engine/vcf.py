@@ -169,7 +169,7 @@ def insert_sorted(out, scores, n: int, cap: int, p: int, score: int) -> int:
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _gen_fours(st, tb, att: int, out, scores, only_flex: bool) -> int:
+def gen_fours(st, tb, att: int, out, scores, only_flex: bool) -> int:
     """The attacker's four moves into ``out``, flex fours first, then by class and value
     (``scores``: scratch as long as ``out``); with ``only_flex``, the flex fours alone (open
     fours and double fours, which win at once).
@@ -288,7 +288,7 @@ def vcf_search(st, tb, max_depth: int, max_nodes: int, tt_keys, seq, stop, count
     # at the last level only a four that wins at once can help: an open or double four, or
     # (Renju, black defending) a four whose block is forbidden, which needs every four tried
     flex_last = not (st.info[3] == RENJU and dfn_side == BLACK)
-    ncand[0] = _gen_fours(st, tb, att, cand[:MAX_FOURS], scores, flex_last and depth_cap == 1)
+    ncand[0] = gen_fours(st, tb, att, cand[:MAX_FOURS], scores, flex_last and depth_cap == 1)
     ci[0] = 0
     result = 0
     pops = 0  # moves to take back before going on (the only undo site)
@@ -388,7 +388,7 @@ def vcf_search(st, tb, max_depth: int, max_nodes: int, tt_keys, seq, stop, count
                 pops = 2 * level
                 done = True
                 continue
-            ncand[level] = _gen_fours(
+            ncand[level] = gen_fours(
                 st,
                 tb,
                 att,
