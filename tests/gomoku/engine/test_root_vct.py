@@ -220,3 +220,23 @@ def test_leaf_vcf_nodes_is_zero_after_a_search_the_root_vct_answered() -> None:
     engine.search(board, movetime=2.0)
     assert engine.root_vct_stats["proved"] == 1
     assert engine.leaf_vcf_nodes == 0  # no tree was searched: not the previous search's count
+
+
+def test_the_look_ahead_number_reaches_every_solver_run_of_the_engine() -> None:
+    # VCT_LOOKAHEAD sets the solver's look-ahead for the root VCT (kept across the context's
+    # resets) and Engine.vct; both settings prove the same quintet problem, the counts differ
+    problem, board = quintet("test_vct_fukumi_move")
+    counts = {}
+    for look in (0, 2):
+        engine = Engine("renju", 15, hash_mb=4, params={"VCT_LOOKAHEAD": look})
+        cells = board.cells.shape[0]
+        assert engine._vct_context(cells).ctl[VT.K_LOOKAHEAD] == look
+        assert engine._vct_context(cells).ctl[VT.K_LOOKAHEAD] == look  # after a reset
+        line = engine.vct(board, max_depth=20)
+        assert line is not None and engine.vct_stats["nodes"] > 0
+        verify_vct(board.cells, 15, 15, rules.RENJU, board.to_move, [_pos(m, 15) for m in line])
+        counts[look] = engine.vct_stats["nodes"]
+        result = engine.search(board, movetime=2.0)
+        assert engine.root_vct_stats["proved"] == 1
+        assert_proven_win(board, result, problem["solution"][0])
+    assert counts[0] != counts[2]

@@ -411,6 +411,7 @@ class Engine:
         try:
             ctx = VT.new_context(st.cells.shape[0], self.rule_code, stop)
             ctx.ctl[VT.K_NODE_LIMIT] = max_nodes
+            ctx.ctl[VT.K_LOOKAHEAD] = self._search_params["VCT_LOOKAHEAD"]
             info: dict = {}
             line = VT.solve(st, tb, ctx, max_depth=max_depth, info=info)
             self.vct_free = info.get("free")
@@ -740,6 +741,7 @@ class Engine:
             ctx = VT.new_context(
                 cells, self.rule_code, self._vct_stop, ROOT_VCT_TT_BITS, ROOT_VCT_EXP_BITS
             )
+            ctx.ctl[VT.K_LOOKAHEAD] = self._search_params["VCT_LOOKAHEAD"]
             self._vct_ctx = ctx
             self._vct_ctl = ctx.ctl.copy()
         else:
