@@ -1041,7 +1041,7 @@ def load_kernels(rules_loaded: Callable[[], None] | None = None, compiled: bool 
 
 def freeze_heap() -> None:
     """Collect the warm-up's garbage, then move every object left (numba's dispatchers, the
-    compiled code's metadata: hundreds of thousands) out of the collector's sight: a full
+    compiled code's metadata: about 100,000) out of the collector's sight: a full
     collection afterwards visits only what the games made. Without it a full collection took
     about 70 ms on a 2.45 GHz host (session 38), holding the interpreter lock all that time, so
     a command that came meanwhile was stamped late and its reply missed a 150 ms turn."""
