@@ -69,9 +69,13 @@ def parse_knobs(specs: list[str]) -> dict[int, int]:
     for spec in specs:
         name, sep, value = spec.partition("=")
         index = getattr(VT, "K_" + name.upper(), None)
-        if not sep or not isinstance(index, int) or not value.lstrip("-").isdigit():
+        try:
+            number = int(value)
+        except ValueError:
+            number = None
+        if not sep or not isinstance(index, int) or not 0 <= index < VT.K_COUNT or number is None:
             raise SystemExit(f"error: --knob {spec!r}: expected NAME=INTEGER, a vct K_ name")
-        knobs[index] = int(value)
+        knobs[index] = number
     return knobs
 
 
@@ -96,7 +100,11 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=0, help="the first N positions only")
     ap.add_argument("--json", type=Path, default=None, help="every position's result")
     args = ap.parse_args()
-    knobs = parse_knobs(args.knob)
+    try:
+        knobs = parse_knobs(args.knob)
+    except SystemExit as exc:  # the one-line message, with the usage error's status
+        print(exc, file=sys.stderr)
+        return 2
     try:
         positions = load_positions(args.traces, args.min_mate)
     except (OSError, ValueError, KeyError) as exc:
