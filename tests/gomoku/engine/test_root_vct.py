@@ -222,21 +222,25 @@ def test_leaf_vcf_nodes_is_zero_after_a_search_the_root_vct_answered() -> None:
     assert engine.leaf_vcf_nodes == 0  # no tree was searched: not the previous search's count
 
 
-def test_the_look_ahead_number_reaches_every_solver_run_of_the_engine() -> None:
-    # VCT_LOOKAHEAD sets the solver's look-ahead for the root VCT (kept across the context's
-    # resets) and Engine.vct; both settings prove the same quintet problem, the counts differ
+def test_the_solver_numbers_reach_every_solver_run_of_the_engine() -> None:
+    # VCT_LOOKAHEAD and VCT_VCF_BUDGET set the solver's look-ahead and VCF probe budget for the
+    # root VCT (kept across the context's resets) and Engine.vct; every setting proves the same
+    # quintet problem, the counts differ
     problem, board = quintet("test_vct_fukumi_move")
     counts = {}
-    for look in (0, 2):
-        engine = Engine("renju", 15, hash_mb=4, params={"VCT_LOOKAHEAD": look})
+    for look, budget in ((0, 20000), (2, 20000), (0, 2000)):
+        params = {"VCT_LOOKAHEAD": look, "VCT_VCF_BUDGET": budget}
+        engine = Engine("renju", 15, hash_mb=4, params=params)
         cells = board.cells.shape[0]
-        assert engine._vct_context(cells).ctl[VT.K_LOOKAHEAD] == look
-        assert engine._vct_context(cells).ctl[VT.K_LOOKAHEAD] == look  # after a reset
+        for _ in range(2):  # the second after a reset
+            ctl = engine._vct_context(cells).ctl
+            assert (ctl[VT.K_LOOKAHEAD], ctl[VT.K_VCF_BUDGET]) == (look, budget)
         line = engine.vct(board, max_depth=20)
         assert line is not None and engine.vct_stats["nodes"] > 0
         verify_vct(board.cells, 15, 15, rules.RENJU, board.to_move, [_pos(m, 15) for m in line])
-        counts[look] = engine.vct_stats["nodes"]
+        counts[look, budget] = (engine.vct_stats["nodes"], engine.vct_stats["vcf_nodes"])
         result = engine.search(board, movetime=2.0)
         assert engine.root_vct_stats["proved"] == 1
         assert_proven_win(board, result, problem["solution"][0])
-    assert counts[0] != counts[2]
+    assert counts[0, 20000] != counts[2, 20000]
+    assert counts[0, 20000] != counts[0, 2000]

@@ -411,7 +411,7 @@ class Engine:
         try:
             ctx = VT.new_context(st.cells.shape[0], self.rule_code, stop)
             ctx.ctl[VT.K_NODE_LIMIT] = max_nodes
-            ctx.ctl[VT.K_LOOKAHEAD] = self._search_params["VCT_LOOKAHEAD"]
+            self._set_vct_numbers(ctx.ctl)
             info: dict = {}
             line = VT.solve(st, tb, ctx, max_depth=max_depth, info=info)
             self.vct_free = info.get("free")
@@ -734,6 +734,11 @@ class Engine:
         result.nps = int(total_nodes / elapsed) if elapsed > 0 else 0
         return result
 
+    def _set_vct_numbers(self, ctl: np.ndarray) -> None:
+        """The engine numbers that tune its own threat-solver runs (``VCT_*``)."""
+        ctl[VT.K_LOOKAHEAD] = self._search_params["VCT_LOOKAHEAD"]
+        ctl[VT.K_VCF_BUDGET] = self._search_params["VCT_VCF_BUDGET"]
+
     def _vct_context(self, cells: int) -> VT.VctContext:
         """The root VCT's context, allocated once (its tables are cleared for each search)."""
         ctx = self._vct_ctx
@@ -741,7 +746,7 @@ class Engine:
             ctx = VT.new_context(
                 cells, self.rule_code, self._vct_stop, ROOT_VCT_TT_BITS, ROOT_VCT_EXP_BITS
             )
-            ctx.ctl[VT.K_LOOKAHEAD] = self._search_params["VCT_LOOKAHEAD"]
+            self._set_vct_numbers(ctx.ctl)
             self._vct_ctx = ctx
             self._vct_ctl = ctx.ctl.copy()
         else:
