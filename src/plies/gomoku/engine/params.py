@@ -154,12 +154,14 @@ ROOT_VCT_DEPTH = 10
 # root VCT, the defence check, Engine.vct): an attacker's three starts from its defences times
 # this; 0 starts every move from its share of the siblings. Session 38: with 0 the solver
 # proved 390 of 508 forced wins from Renju games against Rapfi (benchmarks/vct_game_proofs.py,
-# 40,000 nodes) where 2 proved 376, more within every time bound, in 38% less CPU; not yet
-# measured in games, so it stays 2
+# 40,000 nodes) where 2 proved 376, more within every time bound, in 38% less CPU. In games
+# level (session 39: self-play about +12 over 830 Renju games, -10 over 400 freestyle games;
+# 44.7% against Rapfi in Renju where 2 had 41.8%, z 0.69), so it stays 2
 VCT_LOOKAHEAD = 2
 # nodes of each VCF probe inside those solver runs (vct.K_VCF_BUDGET): the probes take most of
 # the solver's time (12-17x its df-pn nodes). Session 38: 2,000 with VCT_LOOKAHEAD 0 proved 394
-# of the 508 game positions within the same time bounds as 20,000, in 25% less CPU
+# of the 508 game positions within the same time bounds as 20,000, in 25% less CPU, but scored
+# 39.9% against Rapfi in Renju (session 39; 44.7% without it): not used
 VCT_VCF_BUDGET = 20000
 # the hot share: when this engine's search of the same side's previous move in the game (two
 # plies earlier) scored at least ROOT_VCT_HOT_SCORE, the root VCT gets ROOT_VCT_HOT_SHARE
