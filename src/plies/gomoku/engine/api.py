@@ -173,6 +173,7 @@ class Engine:
         self._vct_stop = np.zeros(1, dtype=np.int64)
         self._vct_ctx: VT.VctContext | None = None
         self._vct_ctl = np.zeros(0, dtype=np.int64)
+        self._vct_last: tuple[int, int] | None = None  # the last solver run's attacker and ply
         # the stop contract (see stop()): searches are numbered; _stop_for is the number of the
         # last search a stop() was meant for, _running the one running (0: none)
         self._stop_lock = threading.Lock()
@@ -281,6 +282,7 @@ class Engine:
             self.tt = S.new_tt(self.hash_mb, False)
         self._contexts = []
         self._last_root = None
+        self._vct_last = None
 
     def begin(self) -> int:
         """Announce the next :meth:`search` and return its token.
@@ -623,7 +625,7 @@ class Engine:
         the caller ends it at once. Its own stop flag is raised by ``stop()`` and by a
         watchdog at ``stop_at``, which must not stop a search after it. ``info``: see
         :func:`vct.solve`."""
-        ctx = self._vct_context(st.cells.shape[0])
+        ctx = self._vct_context(st.cells.shape[0], st)
         if nodes is not None:
             ctx.ctl[VT.K_NODE_LIMIT] = nodes
         with self._stop_lock:
@@ -739,8 +741,10 @@ class Engine:
         ctl[VT.K_LOOKAHEAD] = self._search_params["VCT_LOOKAHEAD"]
         ctl[VT.K_VCF_BUDGET] = self._search_params["VCT_VCF_BUDGET"]
 
-    def _vct_context(self, cells: int) -> VT.VctContext:
-        """The root VCT's context, allocated once (its tables are cleared for each search)."""
+    def _vct_context(self, cells: int, st=None) -> VT.VctContext:
+        """The root VCT's context, allocated once; its tables are cleared for each solver run
+        unless ``VCT_KEEP`` is on and the run (for the side to move of ``st``) continues the
+        last one: the same attacker, no fewer stones (:meth:`_keeps_vct_tables`)."""
         ctx = self._vct_ctx
         if ctx is None or ctx.marks.shape[0] != cells:
             ctx = VT.new_context(
@@ -751,14 +755,29 @@ class Engine:
             self._vct_ctl = ctx.ctl.copy()
         else:
             ctx.ctl[:] = self._vct_ctl
-            ctx.tt_keys[:] = 0
-            ctx.tt_val[:] = 0
-            ctx.exp_keys[:] = 0
-            ctx.vcf_keys[:] = 0
+            if self._keeps_vct_tables(st):
+                VT.forget_disproofs(ctx)
+            else:
+                ctx.tt_keys[:] = 0
+                ctx.tt_val[:] = 0
+                ctx.exp_keys[:] = 0
+                ctx.vcf_keys[:] = 0
             ctx.marks[:] = 0
             ctx.marks2[:] = 0
             ctx.seen[:] = 0
+        self._vct_last = None if st is None else (int(st.info[ST.I_SIDE]), int(st.info[ST.I_PLY]))
         return ctx
+
+    def _keeps_vct_tables(self, st) -> bool:
+        """Whether a solver run for the side to move of ``st`` keeps what the last run learned
+        (``VCT_KEEP``): the same attacker and no fewer stones. Fewer stones (a new game), the
+        other side attacking (a defence check) or ``new_game`` clear the tables: a position is
+        an OR node for its attacker and an AND node for the defender, and the tables do not
+        say which. Proofs are facts of the position, so a kept one is never wrong."""
+        if not self._search_params["VCT_KEEP"] or st is None or self._vct_last is None:
+            return False
+        side, ply = self._vct_last
+        return side == int(st.info[ST.I_SIDE]) and ply <= int(st.info[ST.I_PLY])
 
     def _root_vct_share(self, board: Board) -> int:
         """The root VCT's percent of the budget: ``ROOT_VCT_HOT_SHARE`` when this engine's

@@ -163,6 +163,12 @@ VCT_LOOKAHEAD = 2
 # of the 508 game positions within the same time bounds as 20,000, in 25% less CPU, but scored
 # 39.9% against Rapfi in Renju (session 39; 44.7% without it): not used
 VCT_VCF_BUDGET = 20000
+# 1: the root VCT keeps its solver's tables from one run to the next of the same game and
+# attacker (proofs found, work towards unfinished ones, the VCF probes' cache; disproofs are
+# forgotten, since a depth or time limit may have made them), so a proof too long for one
+# move's share can finish over several moves; 0 (the default): each run starts empty.
+# Written in session 39, not yet measured
+VCT_KEEP = 0
 # the hot share: when this engine's search of the same side's previous move in the game (two
 # plies earlier) scored at least ROOT_VCT_HOT_SCORE, the root VCT gets ROOT_VCT_HOT_SHARE
 # percent instead: a side well ahead often has a forced win that a deep threat search proves
@@ -245,6 +251,7 @@ SEARCH_NUMBERS = (
     "ROOT_VCT_DEPTH",
     "VCT_LOOKAHEAD",
     "VCT_VCF_BUDGET",
+    "VCT_KEEP",
     "ROOT_VCT_HOT_SHARE",
     "ROOT_VCT_HOT_SCORE",
     "DEFENCE_VCT_SHARE",
@@ -307,10 +314,10 @@ def parse_number(name: str, text: str) -> int | float:
 def check_number(name: str, value: float) -> None:
     """ValueError (saying why) when ``value`` is out of the range the scalar ``name`` takes;
     most numbers take any value, a few are bounded (``NET_SIZE``: 0 or a board size,
-    the switches ``RENJU_33_FORBIDDEN`` and ``TT_EVAL``: 0 or 1)."""
+    the switches ``RENJU_33_FORBIDDEN``, ``TT_EVAL`` and ``VCT_KEEP``: 0 or 1)."""
     from plies.gomoku.rules import MAX_SIZE, MIN_SIZE
 
-    if name in ("RENJU_33_FORBIDDEN", "TT_EVAL") and value not in (0, 1):
+    if name in ("RENJU_33_FORBIDDEN", "TT_EVAL", "VCT_KEEP") and value not in (0, 1):
         raise ValueError(f"{name} must be 0 or 1, not {value}")
     if name == "NET_SIZE" and value != 0 and value not in range(MIN_SIZE, MAX_SIZE + 1):
         raise ValueError(f"NET_SIZE must be 0 or a board size {MIN_SIZE}..{MAX_SIZE}, not {value}")

@@ -893,7 +893,7 @@ def _expand_cached(st, tb, ctx, kind: int, level: int) -> int:
     ctx.ctl[K_EXPANSIONS] += 1
     n = _expand(st, tb, ctx, kind, level)
 
-    if n > 0:
+    if n > 0 and ctx.stop[0] == 0:  # (a stop may have cut a probe short: not kept)
         ctx.exp_keys[slot] = key
         row[0] = n + 129 * (ctx.ctl[K_NREAL] + 1)
         for i in range(n):
@@ -902,6 +902,15 @@ def _expand_cached(st, tb, ctx, kind: int, level: int) -> int:
 
 
 # --- transposition table --------------------------------------------------------------------
+
+
+def forget_disproofs(ctx: VctContext) -> None:
+    """Empty the table's disproved entries (kept proofs stay): a disproof may come from the
+    last run's depth limit, node limit or probe budget, which a later run does not share."""
+    gone = ctx.tt_val[:, T_DN] == 0
+    gone &= ctx.tt_keys != 0
+    ctx.tt_keys[gone] = 0
+    ctx.tt_val[gone] = 0
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -1015,6 +1024,11 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
                     phase = 2
                     continue
             n = _expand_cached(st, tb, ctx, kind, level)
+            if ctx.stop[0] != 0:
+                # a probe cut short by the stop may have missed a VCF (of the defender: a
+                # false win): nothing from this expansion is kept
+                aborted = True
+                break
             if n < 0:
                 ret_best = np.int64(-1)
                 if n == EXP_WIN:
@@ -1077,6 +1091,10 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
                     ctl[K_NODES] += 1  # counted as a visit, so node limits still bound the work
                     make(st, tb, p)
                     m = _expand_cached(st, tb, ctx, ONE, level + 1)
+                    if ctx.stop[0] != 0:
+                        undo(st, tb)
+                        aborted = True  # as above: the look-ahead is not kept either
+                        break
                     if m == EXP_WIN:
                         ctx.cpn[level, i] = 0
                         ctx.cdn[level, i] = INF
@@ -1105,6 +1123,8 @@ def dfpn(st, tb, ctx, root_kind: int) -> int:
             if far_from < n:
                 for i in range(n):  # (in the new order)
                     ctx.far[ctx.ch[level, i]] = 0
+            if aborted:
+                break
             phase = 1
             continue
         if phase == 1:
