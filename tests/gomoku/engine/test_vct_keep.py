@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from plies.gomoku import Board, rules
+from plies.gomoku.engine import params
 from plies.gomoku.engine import state as ST
 from plies.gomoku.engine import vct as VT
 from plies.gomoku.engine.api import Engine
@@ -101,3 +102,14 @@ def test_an_expansion_cut_short_by_a_stop_is_not_cached() -> None:
         n = VT._expand_cached(st, tb, ctx, 0, 0)
         assert n > 0  # an attacker node with moves to try
         assert bool((ctx.exp_keys != 0).any()) == cached
+
+
+def test_the_solver_numbers_refuse_values_that_break_the_solver() -> None:
+    # as a pbrain INFO param or an arena spec gives them
+    assert params.parse_number("VCT_KEEP", "1") == 1
+    assert params.parse_number("VCT_VCF_BUDGET", "2000") == 2000
+    with pytest.raises(ValueError, match="VCT_KEEP must be 0 or 1, not 2"):
+        params.parse_number("VCT_KEEP", "2")
+    for bad in ("0", "-5", "1.5"):
+        with pytest.raises(ValueError, match="VCT_VCF_BUDGET must be a whole number of nodes"):
+            params.parse_number("VCT_VCF_BUDGET", bad)

@@ -314,11 +314,15 @@ def parse_number(name: str, text: str) -> int | float:
 def check_number(name: str, value: float) -> None:
     """ValueError (saying why) when ``value`` is out of the range the scalar ``name`` takes;
     most numbers take any value, a few are bounded (``NET_SIZE``: 0 or a board size,
-    the switches ``RENJU_33_FORBIDDEN``, ``TT_EVAL`` and ``VCT_KEEP``: 0 or 1)."""
+    the switches ``RENJU_33_FORBIDDEN``, ``TT_EVAL`` and ``VCT_KEEP``: 0 or 1;
+    ``VCT_VCF_BUDGET``: a whole number of nodes, at least 1)."""
     from plies.gomoku.rules import MAX_SIZE, MIN_SIZE
 
     if name in ("RENJU_33_FORBIDDEN", "TT_EVAL", "VCT_KEEP") and value not in (0, 1):
         raise ValueError(f"{name} must be 0 or 1, not {value}")
+    if name == "VCT_VCF_BUDGET" and not (value >= 1 and float(value).is_integer()):
+        # (no budget would hide every VCF of the defender: the solver's wins would be false)
+        raise ValueError(f"VCT_VCF_BUDGET must be a whole number of nodes, at least 1, not {value}")
     if name == "NET_SIZE" and value != 0 and value not in range(MIN_SIZE, MAX_SIZE + 1):
         raise ValueError(f"NET_SIZE must be 0 or a board size {MIN_SIZE}..{MAX_SIZE}, not {value}")
 
