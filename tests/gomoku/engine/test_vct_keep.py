@@ -113,3 +113,22 @@ def test_the_solver_numbers_refuse_values_that_break_the_solver() -> None:
     for bad in ("0", "-5", "1.5"):
         with pytest.raises(ValueError, match="VCT_VCF_BUDGET must be a whole number of nodes"):
             params.parse_number("VCT_VCF_BUDGET", bad)
+
+
+
+def test_a_store_takes_the_empty_slot_of_its_bucket_before_an_occupied_one() -> None:
+    # an empty slot's zeroed numbers read as "proved"; a store must still fill it rather
+    # than overwrite the unsolved entry beside it (a kept table empties many slots at a time)
+    ctx = VT.new_context(256, rules.RENJU, tt_bits=4)
+    size = ctx.tt_keys.shape[0]
+    lost, unsolved, new = (np.uint64(k * size + 2) for k in (1, 2, 3))  # one bucket: slots 2, 3
+    VT._tt_store(ctx, lost, 1 << 20, 0, 0, -1, 1)  # a disproof
+    VT._tt_store(ctx, unsolved, 5, 7, 0, -1, 1)
+    assert (VT.tt_find(ctx, lost), VT.tt_find(ctx, unsolved)) == (2, 3)
+    VT.forget_disproofs(ctx)
+    assert ctx.tt_keys[2] == 0 and VT.tt_find(ctx, unsolved) == 3
+    VT._tt_store(ctx, new, 2, 9, 0, -1, 50)  # more work behind it than the other
+    assert (VT.tt_find(ctx, new), VT.tt_find(ctx, unsolved)) == (2, 3)
+    # a full bucket: a solved entry stays, the unsolved one with less work behind it goes
+    VT._tt_store(ctx, lost, 0, 1 << 20, 3, -1, 1)
+    assert (VT.tt_find(ctx, lost), VT.tt_find(ctx, new), VT.tt_find(ctx, unsolved)) == (3, 2, -1)

@@ -932,6 +932,10 @@ def _tt_store(ctx, key, pn: int, dn: int, length: int, best: int, work: int) -> 
         j = i
     elif ctx.tt_keys[i + 1] == key:
         j = i + 1
+    elif ctx.tt_keys[i] == 0:  # an empty slot first (its zeroed values would read as solved)
+        j = i
+    elif ctx.tt_keys[i + 1] == 0:
+        j = i + 1
     else:
         # replace the entry with less work behind it (solved entries count as much work)
         w0 = ctx.tt_val[i, T_WORK]
