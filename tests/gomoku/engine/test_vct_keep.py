@@ -115,7 +115,6 @@ def test_the_solver_numbers_refuse_values_that_break_the_solver() -> None:
             params.parse_number("VCT_VCF_BUDGET", bad)
 
 
-
 def test_a_store_takes_the_empty_slot_of_its_bucket_before_an_occupied_one() -> None:
     # an empty slot's zeroed numbers read as "proved"; a store must still fill it rather
     # than overwrite the unsolved entry beside it (a kept table empties many slots at a time)
