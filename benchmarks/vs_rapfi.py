@@ -48,14 +48,17 @@ def engine_specs(
     plies_params: list[str],
     plies_nodes: int = 0,
     rapfi_nodes: int = 0,
+    plies_book: str | None = None,
 ) -> list[str]:
-    """The arena's specs of the two brains: plies (its ``INFO param`` numbers) and Rapfi,
-    one thread each, and each a node limit a move when given (0: none)."""
+    """The arena's specs of the two brains: plies (its ``INFO param`` numbers, its opening
+    book when given: ``INFO book``) and Rapfi, one thread each, and each a node limit a move
+    when given (0: none)."""
     plies_cmd = shlex.quote(f"{sys.executable} -m plies.gomoku.pbrain")
     return [
         f"cmd={plies_cmd} proto=pbrain name=plies option.thread_num=1"
         + (f" option.param={','.join(plies_params)}" if plies_params else "")
-        + (f" option.max_node={plies_nodes}" if plies_nodes else ""),
+        + (f" option.max_node={plies_nodes}" if plies_nodes else "")
+        + (f" option.book={plies_book}" if plies_book else ""),
         f"cmd={shlex.quote(str(rapfi))} proto=pbrain name=rapfi dir={workdir} option.thread_num=1"
         + (f" option.max_node={rapfi_nodes}" if rapfi_nodes else ""),
     ]
@@ -93,6 +96,12 @@ def main() -> int:
         metavar="NAME=VALUE",
         help="an engine number for plies (pbrain INFO param), e.g. THREAT=off; repeatable",
     )
+    ap.add_argument(
+        "--plies-book",
+        default=None,
+        metavar="FILE",
+        help="plies' opening book (pbrain INFO book: default or an SQLite file)",
+    )
     args = ap.parse_args()
     if args.plies_nodes < 0 or args.rapfi_nodes < 0:
         print("error: --plies-nodes and --rapfi-nodes must not be negative", file=sys.stderr)
@@ -102,7 +111,15 @@ def main() -> int:
         print(f"error: no executable Rapfi at {args.rapfi}", file=sys.stderr)
         return 2
     workdir = tempfile.mkdtemp(prefix="rapfi-")
-    engines = engine_specs(rapfi, workdir, args.plies_param, args.plies_nodes, args.rapfi_nodes)
+    book = args.plies_book
+    if book is not None and book != "default":
+        if not Path(book).is_file():
+            print(f"error: no opening book at {book}", file=sys.stderr)
+            return 2
+        book = str(Path(book).resolve())
+    engines = engine_specs(
+        rapfi, workdir, args.plies_param, args.plies_nodes, args.rapfi_nodes, book
+    )
     config = build_config(
         engines,
         rule=args.rule,

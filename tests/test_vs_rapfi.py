@@ -26,6 +26,9 @@ def test_node_limits_reach_each_brain_as_max_node_and_only_when_given(tmp_path) 
     timed = [parse_engine_spec(s) for s in vs_rapfi.engine_specs(rapfi, str(tmp_path), [])]
     assert all("max_node" not in e.protocol_options for e in timed)
     assert "param" not in timed[0].protocol_options
+    assert "book" not in timed[0].protocol_options
+    booked = parse_engine_spec(vs_rapfi.engine_specs(rapfi, "w", [], plies_book="/b/r.sqlite")[0])
+    assert booked.protocol_options == {"thread_num": "1", "book": "/b/r.sqlite"}
 
 
 def test_a_negative_node_limit_is_a_one_line_error(monkeypatch, capsys) -> None:

@@ -1067,17 +1067,24 @@ def book() -> None:
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
 @click.option("--ray-address", help="Ray cluster address (default: a local instance).")
 @click.option("--max-positions", type=int, help="Stop after this many searches (resume later).")
+@click.option(
+    "--roots",
+    metavar="OPENINGS",
+    help="Grow the tree from these openings instead of the empty board: renju26, balanced or "
+    "a file, as the arena's --openings.",
+)
 def book_build(path, rule, size, opening_rule, plies, nodes, multipv, window, workers, backend,
-               ray_address, max_positions) -> None:  # fmt: skip
+               ray_address, max_positions, roots) -> None:  # fmt: skip
     """Build or resume the opening book PATH (SQLite) by searching the opening tree."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plies.gomoku.opening_rule import opening_name
-    from plies.tune.book import BookSettings, build
+    from plies.tune.book import BookSettings, build, roots_from_openings
 
     width, height = _size_option(size)
     settings = BookSettings(rule, width, height, opening_name(opening_rule, rule), plies, nodes,
                             multipv, window)  # fmt: skip
+    root_positions = None if roots is None else roots_from_openings(roots, settings)
     _ensure_kernels("gomoku")
     out = _console()
     columns = (TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn())
@@ -1091,7 +1098,7 @@ def book_build(path, rule, size, opening_rule, plies, nodes, multipv, window, wo
             stats = build(
                 path, settings, workers=workers or max(1, (os.cpu_count() or 2) - 1),
                 backend=backend, ray_address=ray_address, max_positions=max_positions,
-                on_progress=on_progress,
+                on_progress=on_progress, roots=root_positions,
             )  # fmt: skip
     except KeyboardInterrupt:
         out.print(Text(f"interrupted: the searches finished are in {path}; run again to resume"))

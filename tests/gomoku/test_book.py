@@ -189,3 +189,38 @@ def test_a_ray_build_makes_the_same_book(small_book, tmp_path):
     stats = build(path, SMALL, workers=2, backend="ray")
     assert stats["queued"] == 0
     assert rows(path) == rows(small_book)
+
+
+def test_a_book_grown_from_the_renju_openings(tmp_path, capsys):
+    from plies.gomoku.openings import renju_openings
+    from plies.tune.book import roots_from_openings
+
+    settings = BookSettings("renju", 15, 15, "free", plies=4, nodes=300, multipv=1, window=0)
+    roots = roots_from_openings("renju26", settings)
+    assert len(roots) == 26 and roots[0] == [(7, 7, 1), (7, 6, 2), (7, 5, 1)]
+    path = tmp_path / "r26.sqlite"
+    stats = build(path, settings, roots=roots[:3], max_positions=2)
+    assert stats["positions"] == 2 and stats["queued"] == 1
+    # a resume with all 26 roots grows every opening (each searched once, no empty board)
+    path_text = str(path)
+    main(["book", "build", path_text, "--rule", "renju", "--plies", "4", "--nodes", "300",
+          "--multipv", "1", "--window", "0", "--workers", "1", "--roots", "renju26"])  # fmt: skip
+    assert "26 positions" in capsys.readouterr().out
+    book = Book(path)
+    assert len(book.root_keys()) == 26 and book.probe(Board(15, rule="renju")) == []
+    engine = Engine("renju", 15, hash_mb=1, book=book)
+    for opening in renju_openings()[:4]:
+        board = Board.from_moves(list(opening.moves), 15, "renju")
+        r = engine.search(board, nodes=200)
+        assert r.book and r.move == book.probe(board)[0].move
+        # the opening's three stones and the book's reply are the game's book plies
+        assert book.book_plies([*opening.moves, r.move, Move(0, 0)]) == 4
+        assert book.book_plies([*opening.moves[:2], Move(0, 0)]) == 0
+
+
+def test_a_root_that_cannot_be_played_is_a_clear_error(tmp_path):
+    settings = BookSettings("freestyle", 9, 9, "free", plies=3, nodes=100, multipv=1)
+    with pytest.raises(InvalidOption, match=r"root 4,4 4,4: move 2 is not playable"):
+        build(tmp_path / "bad.sqlite", settings, roots=[[(4, 4, 1), (4, 4, 2)]])
+    with pytest.raises(InvalidOption, match=r"root 4,4 5,5: move 2 is not playable"):
+        build(tmp_path / "bad.sqlite", settings, roots=[[(4, 4, 1), (5, 5, 1)]])

@@ -244,19 +244,40 @@ class Book:
 
     def book_plies(self, moves: list[Move], opening: str | None = None) -> int:
         """How many of a game's first moves are book moves: each within the build's window
-        of its position's best book move (the review's "book" label)."""
+        of its position's best book move (the review's "book" label). In a book grown from
+        root positions (:meth:`root_keys`), the moves up to the last root the game passes
+        count too: they are the opening the book starts from."""
         from plies.gomoku.board import Board
 
         board = Board(width=self.width, height=self.height, rule=self.rule,
                       opening=opening or self.opening)  # fmt: skip
         window = int(self.meta.get("window", 60))
         n = 0
+        roots = self.root_keys()
+        if roots:
+            start = 0
+            for i, m in enumerate(moves[: int(self.meta.get("root_plies", len(moves)))]):
+                if not board.is_legal(m):
+                    break
+                board.play(m)
+                if self.board_frames(board)[0] in roots:
+                    start = i + 1
+            board = Board(width=self.width, height=self.height, rule=self.rule,
+                          opening=opening or self.opening)  # fmt: skip
+            for m in moves[:start]:
+                board.play(m)
+            n = start
+            moves = moves[start:]
         for m in moves:
             if m not in {b.move for b in self.playable(board, window)}:
                 break
             board.play(m)
             n += 1
         return n
+
+    def root_keys(self) -> set[int]:
+        """The keys of the positions the book was grown from (empty: the empty board)."""
+        return {int(k) for k in self.meta.get("roots", "").split()}
 
     def stats(self) -> dict[str, int]:
         """Counts: positions with moves, moves, positions met, positions still to search
@@ -318,6 +339,11 @@ class Book:
             "(SELECT arrivals FROM nodes WHERE nodes.key = moves.child), 0)"
         )
         self.db.commit()
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Set one ``meta`` entry (committed with the next :meth:`commit`)."""
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+        self.meta[key] = value
 
     def commit(self) -> None:
         self.db.commit()

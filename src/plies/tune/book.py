@@ -1,6 +1,8 @@
 """``plies book build``: grow an opening book (:mod:`plies.gomoku.book`) by plies' own searches.
 
-The build expands the opening tree breadth first. Each position met with fewer than ``plies``
+The build expands the opening tree breadth first, from the empty board or from given root
+positions (``roots``: the 26 Renju openings, a balanced set; every Renju game under the
+tournament rules starts from one of the 26). Each position met with fewer than ``plies``
 stones is searched once (a MultiPV search of ``nodes`` nodes, ``multipv`` lines); its lines
 become the position's book moves, and the lines within ``window`` centi-units of the best lead
 to the positions searched next. Positions are keyed under the board's symmetries, so mirror
@@ -131,10 +133,13 @@ def build(
     max_positions: int | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     should_stop: Callable[[], bool] = lambda: False,
+    roots: list[Stones] | None = None,
 ) -> dict[str, int]:
     """Build (or resume) the book at ``path``; return its :meth:`Book.stats`.
     ``on_progress(searched, pending)`` after each search; ``max_positions`` caps the searches
-    of this run."""
+    of this run. ``roots``: the positions the tree grows from (stones ``(x, y, colour)`` in
+    playing order; default the empty board), added to a book that has them already or
+    another tree (a resume with more roots grows those too)."""
     settings.check()
     if backend not in ("local", "ray"):
         raise InvalidOption(f"unknown backend {backend!r}: expected local or ray")
@@ -160,7 +165,9 @@ def build(
         book.commit()
     done = 0
     try:
-        if book.stats()["nodes"] == 0:
+        if roots:
+            _add_roots(book, settings, roots)
+        elif book.stats()["nodes"] == 0:
             book.add_node([], 0)
             book.commit()
         while max_positions is None or done < max_positions:
@@ -193,6 +200,50 @@ def build(
         return book.stats()
     finally:
         book.close()
+
+
+def _add_roots(book: Book, settings: BookSettings, roots: list[Stones]) -> None:
+    """Note the root positions (each replayed on the build's board first: an illegal one is
+    an error naming it) and keep their keys in the book (``Book.root_keys``)."""
+    from plies.gomoku.board import Board
+
+    for stones in roots:
+        board = Board(width=settings.width, height=settings.height, rule=settings.rule,
+                      opening=settings.opening)  # fmt: skip
+        for i, (x, y, colour) in enumerate(stones):
+            if colour != 1 + i % 2 or not board.is_legal(Move(x, y)):
+                raise InvalidOption(f"root {_stones_text(stones)}: move {i + 1} is not playable")
+            board.play(Move(x, y))
+        if board.is_over:
+            raise InvalidOption(f"root {_stones_text(stones)}: the game is over there")
+    keys = book.root_keys()
+    for stones in roots:
+        book.add_node(stones, len(stones))
+        keys.add(book.key_of(stones)[0])
+    book.set_meta("roots", " ".join(str(k) for k in sorted(keys)))
+    most = max(len(stones) for stones in roots)
+    book.set_meta("root_plies", str(max(most, int(book.meta.get("root_plies", 0)))))
+    book.commit()
+
+
+def _stones_text(stones: Stones) -> str:
+    return " ".join(f"{x},{y}" for x, y, _ in stones)
+
+
+def roots_from_openings(source: str, settings: BookSettings) -> list[Stones]:
+    """The openings of ``source`` (as the arena reads ``--openings``: ``renju26``,
+    ``balanced``, a file) as root positions for :func:`build`."""
+    from plies.arena.game import GameSetup
+    from plies.arena.openings import load_openings
+
+    setup = GameSetup("gomoku", settings.rule, settings.width, settings.height, settings.opening)
+    out = []
+    for opening in load_openings(source, setup):
+        cells = [tuple(int(v) for v in m.split(",")) for m in opening.moves]
+        out.append([(x, y, 1 + i % 2) for i, (x, y) in enumerate(cells)])
+    if not out:
+        raise InvalidOption(f"no openings in {source}")
+    return out
 
 
 def _record(book: Book, settings: BookSettings, stones: Stones, lines: list) -> None:
