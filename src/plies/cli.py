@@ -1119,8 +1119,13 @@ def book_show(path: str) -> None:
     b = Book(path)
     out = _console()
     out.print(Text(f"{path}: {b.describe()}"))
-    settings = {k: v for k, v in b.meta.items() if k not in ("rule", "width", "height", "format")}
+    hidden = ("rule", "width", "height", "format", "roots", "root_plies")
+    settings = {k: v for k, v in b.meta.items() if k not in hidden}
     out.print(Text("settings: " + ", ".join(f"{k} {v}" for k, v in sorted(settings.items()))))
+    roots = b.root_keys()
+    out.print(
+        Text(f"grown from {len(roots)} root positions" if roots else "grown from the empty board")
+    )
     stats = b.stats()
     out.print(Text(
         f"{stats['positions']} positions, {stats['moves']} moves, "

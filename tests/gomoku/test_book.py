@@ -159,6 +159,7 @@ def test_cli_build_show_probe(tmp_path, capsys):
     main(["book", "show", path])
     out = capsys.readouterr().out
     assert "freestyle 9" in out and "0 positions queued" in out
+    assert "grown from the empty board" in out
     main(["book", "probe", path, "--moves", "e5"])
     out = capsys.readouterr().out
     assert "book moves (" in out and " ms)" in out
@@ -206,6 +207,8 @@ def test_a_book_grown_from_the_renju_openings(tmp_path, capsys):
     main(["book", "build", path_text, "--rule", "renju", "--plies", "4", "--nodes", "300",
           "--multipv", "1", "--window", "0", "--workers", "1", "--roots", "renju26"])  # fmt: skip
     assert "26 positions" in capsys.readouterr().out
+    main(["book", "show", path_text])
+    assert "grown from 26 root positions" in capsys.readouterr().out
     book = Book(path)
     assert len(book.root_keys()) == 26 and book.probe(Board(15, rule="renju")) == []
     engine = Engine("renju", 15, hash_mb=1, book=book)
