@@ -1068,13 +1068,20 @@ def book() -> None:
 @click.option("--ray-address", help="Ray cluster address (default: a local instance).")
 @click.option("--max-positions", type=int, help="Stop after this many searches (resume later).")
 @click.option(
+    "--search",
+    type=click.Choice(["best", "multipv"]),
+    help="best: each best move from a single-line search, then a MultiPV search for the "
+    "alternatives (a new book's default); multipv: one MultiPV search (books before session "
+    "40). A resume keeps the book's own.",
+)
+@click.option(
     "--roots",
     metavar="OPENINGS",
     help="Grow the tree from these openings instead of the empty board: renju26, balanced or "
     "a file, as the arena's --openings.",
 )
 def book_build(path, rule, size, opening_rule, plies, nodes, multipv, window, workers, backend,
-               ray_address, max_positions, roots) -> None:  # fmt: skip
+               ray_address, max_positions, search, roots) -> None:  # fmt: skip
     """Build or resume the opening book PATH (SQLite) by searching the opening tree."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -1083,7 +1090,7 @@ def book_build(path, rule, size, opening_rule, plies, nodes, multipv, window, wo
 
     width, height = _size_option(size)
     settings = BookSettings(rule, width, height, opening_name(opening_rule, rule), plies, nodes,
-                            multipv, window)  # fmt: skip
+                            multipv, window, search)  # fmt: skip
     root_positions = None if roots is None else roots_from_openings(roots, settings)
     _ensure_kernels("gomoku")
     out = _console()

@@ -227,3 +227,57 @@ def test_a_root_that_cannot_be_played_is_a_clear_error(tmp_path):
         build(tmp_path / "bad.sqlite", settings, roots=[[(4, 4, 1), (4, 4, 2)]])
     with pytest.raises(InvalidOption, match=r"root 4,4 5,5: move 2 is not playable"):
         build(tmp_path / "bad.sqlite", settings, roots=[[(4, 4, 1), (5, 5, 1)]])
+
+
+def test_a_best_first_book_plays_the_single_line_search_move(small_book, tmp_path):
+    # a new book's default: each best move from a single-line search of the build's nodes
+    book = Book(small_book)
+    assert book.meta["search"] == "best"
+    for moves in ([], ["e5"], ["e5", "f4"]):
+        board = Board.from_moves(moves, 9)
+        found = book.probe(board)
+        if not found:
+            continue
+        engine = Engine("freestyle", 9, hash_mb=32)
+        engine.new_game()
+        r = engine.search(board, nodes=SMALL.nodes)
+        assert found[0].move in _twins(board, r.move) and found[0].score == r.score
+    # a book keeps its search: another is an error; a book without one was built by MultiPV
+    multipv = BookSettings(**{**SMALL.__dict__, "search": "multipv"})
+    with pytest.raises(InvalidOption, match="was built with search best: resume it with"):
+        build(small_book, multipv)
+    old = tmp_path / "old.sqlite"
+    build(old, multipv, max_positions=1)
+    legacy = Book(old)
+    legacy.db.execute("DELETE FROM meta WHERE key = 'search'")
+    legacy.commit()
+    legacy.close()
+    assert build(old, SMALL)["queued"] == 0  # resumed as the MultiPV book it is
+    assert Book(old).meta.get("search") is None
+    with pytest.raises(InvalidOption, match="unknown book search 'deep'"):
+        build(old, BookSettings(**{**SMALL.__dict__, "search": "deep"}))
+
+
+def _twins(board, move):
+    """``move`` and its images under the symmetries that map ``board``'s stones to themselves."""
+    keys = Keys(board.width, board.height)
+    grid = board.to_array()
+    stones = [(x, y, int(grid[y, x])) for y in range(board.height) for x in range(board.width)
+              if grid[y, x]]  # fmt: skip
+    base = keys.key_of(stones)[0]
+    out = set()
+    for f in symmetries(board.width, board.height):
+        if keys.key_of([(*f(x, y), c) for x, y, c in stones])[0] == base:
+            out.add(Move(*f(move.x, move.y)))
+    return out
+
+
+def test_alternatives_are_scored_below_the_best_move_as_in_their_own_search():
+    from plies.gomoku.engine.search import WIN
+    from plies.tune.book import anchored_score
+
+    assert anchored_score(80, 100, 40) == 20  # 20 below the MultiPV best: 20 below 40
+    assert anchored_score(150, 100, 40) == 39  # below the best move: it wins ties
+    assert anchored_score(100, 100, 40) == 39
+    assert anchored_score(WIN - 9, WIN - 7, 40) == 40  # won scores count plies: capped only
+    assert anchored_score(-WIN + 4, 100, 40) == -WIN + 4

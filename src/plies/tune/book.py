@@ -3,10 +3,12 @@
 The build expands the opening tree breadth first, from the empty board or from given root
 positions (``roots``: the 26 Renju openings, a balanced set; every Renju game under the
 tournament rules starts from one of the 26). Each position met with fewer than ``plies``
-stones is searched once (a MultiPV search of ``nodes`` nodes, ``multipv`` lines); its lines
-become the position's book moves, and the lines within ``window`` centi-units of the best lead
-to the positions searched next. Positions are keyed under the board's symmetries, so mirror
-images and transpositions are searched once.
+stones is searched once: with ``search="best"`` (the default for a new book) a single-line
+search of ``nodes`` nodes gives the best move, then a MultiPV search of ``nodes`` nodes the
+alternatives; with ``search="multipv"`` (books built before session 40) one MultiPV search
+gives all. The moves become the position's book moves, and those within ``window``
+centi-units of the best lead to the positions searched next. Positions are keyed under the
+board's symmetries, so mirror images and transpositions are searched once.
 
 Searches run ``workers`` at a time in spawned processes (one engine each), or as Ray tasks
 on a cluster (``backend="ray"``, the arena's :func:`~plies.arena.runners.ray_map`). Every
@@ -19,7 +21,7 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from plies.errors import InvalidOption
@@ -41,11 +43,17 @@ class BookSettings:
     nodes: int = 20000
     multipv: int = 3
     window: int = 60
+    search: str | None = None  # "best" or "multipv"; None: the book's own ("best" when new)
 
     def check(self) -> None:
         for name, low in (("plies", 1), ("nodes", 1), ("multipv", 1), ("window", 0)):
             if getattr(self, name) < low:
                 raise InvalidOption(f"{name} must be at least {low}, not {getattr(self, name)}")
+        if self.search not in (None, *SEARCHES):
+            raise InvalidOption(f"unknown book search {self.search!r}: expected best or multipv")
+
+
+SEARCHES = ("best", "multipv")
 
 
 _engine = None  # one engine (and key maker) per worker process, for _engine_key's game
@@ -55,9 +63,13 @@ _keys = None
 
 def search_position(settings: BookSettings, stones: Stones) -> tuple[Stones, list]:
     """One book search (run in a worker): ``(stones, [(x, y, score, depth), ...])``, best
-    first. The stones are replayed in order, so the opening rule applies to the lines. The
-    search asks for three times ``multipv`` lines and keeps the first ``multipv`` that lead to
-    different positions (symmetric twins, common near the centre, count once)."""
+    first. The stones are replayed in order, so the opening rule applies to the lines. A
+    MultiPV search asks for three times ``multipv`` lines and keeps the first that lead to
+    different positions (symmetric twins, common near the centre, count once). With
+    ``search="best"`` the best move comes from a single-line search first (a MultiPV search
+    of k lines reaches a few plies less deep in the same nodes), and the MultiPV search,
+    which starts from its table, adds the alternatives, scored as far below the best move's
+    score as they are below the MultiPV search's own best line."""
     global _engine, _engine_key, _keys
     from plies.gomoku.board import Board
     from plies.gomoku.book import Keys
@@ -76,17 +88,41 @@ def search_position(settings: BookSettings, stones: Stones) -> tuple[Stones, lis
     if board.is_over:
         return stones, []
     _engine.new_game()
-    result = _engine.search(board, nodes=settings.nodes, multipv=3 * settings.multipv)
-    lines = result.lines or ([] if result.move is None else [result])
     color = 1 if len(stones) % 2 == 0 else 2
     seen: set[int] = set()
     kept = []
+    best = None
+    if settings.search == "best":
+        first = _engine.search(board, nodes=settings.nodes)
+        if first.move is None:
+            return stones, []
+        best = int(first.score)
+        seen.add(_keys.key_of([*stones, (first.move.x, first.move.y, color)])[0])
+        kept.append((first.move.x, first.move.y, best, int(first.depth)))
+        if settings.multipv == 1:
+            return stones, kept
+    result = _engine.search(board, nodes=settings.nodes, multipv=3 * settings.multipv)
+    lines = result.lines or ([] if result.move is None else [result])
+    top = int(lines[0].score) if lines else 0
     for ln in lines:
         child, _ = _keys.key_of([*stones, (ln.move.x, ln.move.y, color)])
         if child not in seen and len(seen) < settings.multipv:
             seen.add(child)
-            kept.append((ln.move.x, ln.move.y, int(ln.score), int(result.depth)))
+            score = int(ln.score) if best is None else anchored_score(int(ln.score), top, best)
+            kept.append((ln.move.x, ln.move.y, score, int(result.depth)))
     return stones, kept
+
+
+def anchored_score(score: int, top: int, best: int) -> int:
+    """An alternative's book score: as far below ``best`` (the single-line search's score)
+    as ``score`` is below ``top`` (the MultiPV search's best line), and below ``best`` (so
+    the single-line search's move wins ties); won and lost scores (which count plies, not
+    centi-units) are kept as they are, capped at ``best``."""
+    from plies.gomoku.engine.search import WIN_BOUND
+
+    if max(abs(score), abs(top), abs(best)) > WIN_BOUND:
+        return min(score, best)
+    return min(best - 1, best - (top - score))
 
 
 def _local(
@@ -151,7 +187,15 @@ def build(
         path, settings.rule, settings.width, settings.height, settings.opening,
         nodes=str(settings.nodes), multipv=str(settings.multipv),
         window=str(settings.window), plies=str(settings.plies),
+        search=settings.search or "best",
     )  # fmt: skip
+    stored = book.meta.get("search", "multipv")  # books before session 40: one MultiPV search
+    if settings.search not in (None, stored):
+        book.close()
+        raise InvalidOption(
+            f"{path} was built with search {stored}: resume it with the same search"
+        )
+    settings = replace(settings, search=stored)
     for name in ("nodes", "multipv", "window"):
         if book.meta.get(name) != str(getattr(settings, name)):
             book.close()
