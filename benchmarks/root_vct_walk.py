@@ -24,11 +24,13 @@ import sys
 import time
 from pathlib import Path
 
+from plies.errors import PliesError
 from plies.gomoku import Board
 from plies.gomoku.engine import Engine
-from plies.gomoku.engine import params as P
 from plies.gomoku.engine import state as ST
 from plies.gomoku.engine.api import _replays_as_win
+from plies.gomoku.notation import parse_move
+from plies.gomoku.pbrain import BrainError, engine_param
 
 
 def load_games(path: Path) -> list[dict]:
@@ -38,30 +40,26 @@ def load_games(path: Path) -> list[dict]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def parse_params(specs: list[str]) -> dict[str, int]:
-    """``NAME=VALUE`` engine numbers, checked as the engine checks them."""
-    out = {}
-    for spec in specs:
-        name, sep, value = spec.partition("=")
-        if not sep:
-            raise SystemExit(f"error: --param takes NAME=VALUE, not {spec!r}")
-        try:
-            out[name] = P.parse_number(name, value)
-        except KeyError:
-            raise SystemExit(f"error: no engine number {name!r}") from None
-        except ValueError as exc:
-            raise SystemExit(f"error: {exc}") from None
-    return out
+def parse_params(specs: list[str]) -> dict:
+    """``NAME=VALUE`` engine numbers or table choices, checked as the brain's ``INFO param``
+    checks them (:func:`plies.gomoku.pbrain.engine_param`)."""
+    try:
+        return dict(engine_param(spec) for spec in specs)
+    except BrainError as exc:
+        raise SystemExit(f"error: --param {str(exc).removeprefix('INFO param ')}") from None
 
 
 def walk_game(game: dict, rule: str, size: int, engines: list[Engine], nodes: int) -> list[dict]:
     """Each position of ``game`` after its opening: the side to move's root VCT result."""
-    moves = [tuple(int(v) for v in m.split(",")) for m in game["moves"]]
+    moves = [parse_move(m, size) for m in game["moves"]]
     for engine in engines:
         engine.new_game()
     out = []
-    for ply in range(int(game.get("opening_length", 0)), len(moves)):
-        board = Board.from_moves(moves[:ply], size, rule)
+    start = int(game.get("opening_length", 0))
+    board = Board.from_moves(moves[:start], size, rule)
+    for ply in range(start, len(moves)):
+        if ply > start:
+            board.play(moves[ply - 1])
         if board.is_over:
             break
         engine = engines[0 if board.to_move == 1 else 1]
@@ -106,7 +104,11 @@ def main() -> int:
     cpu = 0.0
     try:
         for i, game in enumerate(games):
-            rows = walk_game(game, args.rule, args.size, engines, args.nodes)
+            try:
+                rows = walk_game(game, args.rule, args.size, engines, args.nodes)
+            except (KeyError, TypeError, ValueError, PliesError) as exc:
+                print(f"\nerror: game {i + 1} of {args.games}: {exc}", file=sys.stderr)
+                return 2
             results.append({"game": i, "positions": rows})
             positions += len(rows)
             proved += sum(r["proved"] for r in rows)

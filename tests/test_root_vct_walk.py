@@ -40,7 +40,7 @@ def test_a_games_file_is_read_and_bad_numbers_are_clear_errors(tmp_path) -> None
         "VCT_KEEP": 1,
         "VCT_LOOKAHEAD": 0,
     }
-    with pytest.raises(SystemExit, match="no engine number 'NO_SUCH'"):
+    with pytest.raises(SystemExit, match="--param 'NO_SUCH=1': expected NAME=VALUE with NAME"):
         walk.parse_params(["NO_SUCH=1"])
     with pytest.raises(SystemExit, match="VCT_KEEP must be 0 or 1"):
         walk.parse_params(["VCT_KEEP=3"])

@@ -255,20 +255,16 @@ class Book:
         n = 0
         roots = self.root_keys()
         if roots:
-            start = 0
+            scan, at_root = board.copy(), None
             for i, m in enumerate(moves[: int(self.meta.get("root_plies", len(moves)))]):
-                if not board.is_legal(m):
+                if not scan.is_legal(m):
                     break
-                board.play(m)
-                if self.board_frames(board)[0] in roots:
-                    start = i + 1
-            board = Board(width=self.width, height=self.height, rule=self.rule,
-                          opening=opening or self.opening)  # fmt: skip
-            for m in moves[:start]:
-                board.play(m)
-            n = start
-            moves = moves[start:]
-        for m in moves:
+                scan.play(m)
+                if self.board_frames(scan)[0] in roots:
+                    n, at_root = i + 1, scan.copy()
+            if at_root is not None:
+                board = at_root
+        for m in moves[n:]:
             if m not in {b.move for b in self.playable(board, window)}:
                 break
             board.play(m)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from plies.errors import InvalidOption
 from plies.gomoku.book import Book
-from plies.gomoku.notation import Move
+from plies.gomoku.notation import Move, parse_move
 
 Stones = list[tuple[int, int, int]]
 
@@ -283,8 +283,8 @@ def roots_from_openings(source: str, settings: BookSettings) -> list[Stones]:
     setup = GameSetup("gomoku", settings.rule, settings.width, settings.height, settings.opening)
     out = []
     for opening in load_openings(source, setup):
-        cells = [tuple(int(v) for v in m.split(",")) for m in opening.moves]
-        out.append([(x, y, 1 + i % 2) for i, (x, y) in enumerate(cells)])
+        cells = [parse_move(m, settings.width, settings.height) for m in opening.moves]
+        out.append([(c.x, c.y, 1 + i % 2) for i, c in enumerate(cells)])
     if not out:
         raise InvalidOption(f"no openings in {source}")
     return out
