@@ -216,6 +216,11 @@ def test_messages_and_debug(brain):
     brain.move("BOARD", "7,7,2", "8,8,1", "7,8,2", "DONE")
     messages = [c for c in brain.chatter if c.startswith("MESSAGE depth")]
     assert messages and " pv " in messages[-1] and " n/s " in messages[-1]
+    # then one line with the whole search's work, at least the last finished iteration's
+    totals = [c for c in brain.chatter if c.startswith("MESSAGE total n ")]
+    assert len(totals) == 1
+    assert brain.chatter.index(totals[0]) > brain.chatter.index(messages[-1])
+    assert int(totals[0].split()[3]) >= int(messages[-1].split(" n ")[1].split()[0])
     assert not any(c.startswith("DEBUG") for c in brain.chatter)
     brain.send("INFO debug 1")
     brain.chatter.clear()

@@ -885,7 +885,17 @@ class Brain:
             target=budget.soft,  # the root threat solver's share comes from the soft time
             full_time=budget.fixed,
         )
+        if not result.book and result.nodes > 0:
+            elapsed = time.perf_counter() - start
+            self.message(self._describe_total(result.nodes, elapsed))
         return result
+
+    @staticmethod
+    def _describe_total(nodes: int, elapsed: float) -> str:
+        """The search's whole work: the iteration lines count only finished iterations, so
+        the last one's nodes can be half of what the move searched."""
+        nps = int(nodes / elapsed) if elapsed > 0 else 0
+        return f"total n {nodes} n/s {nps} tm {int(elapsed * 1000)} ms"
 
     @staticmethod
     def _describe(r, elapsed: float) -> str:
