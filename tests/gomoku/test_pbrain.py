@@ -222,10 +222,16 @@ def test_messages_and_debug(brain):
     assert brain.chatter.index(totals[0]) > brain.chatter.index(messages[-1])
     assert int(totals[0].split()[3]) >= int(messages[-1].split(" n ")[1].split()[0])
     assert not any(c.startswith("DEBUG") for c in brain.chatter)
-    brain.send("INFO debug 1")
+    brain.send("INFO debug 1", "INFO max_depth 0")
     brain.chatter.clear()
     brain.move("TURN 9,9")
     assert any(c.startswith("DEBUG time") for c in brain.chatter)
+    # searched to its fixed time, the move ends inside an unfinished iteration: the total
+    # counts that iteration's nodes too, so it exceeds the last finished one's
+    messages = [c for c in brain.chatter if c.startswith("MESSAGE depth")]
+    totals = [c for c in brain.chatter if c.startswith("MESSAGE total n ")]
+    assert messages and len(totals) == 1
+    assert int(totals[0].split()[3]) > int(messages[-1].split(" n ")[1].split()[0])
     brain.send("INFO debug 0")
 
 

@@ -887,15 +887,16 @@ class Brain:
         )
         if not result.book and result.nodes > 0:
             elapsed = time.perf_counter() - start
-            self.message(self._describe_total(result.nodes, elapsed))
+            # the iteration lines count only finished iterations: the last one's nodes can
+            # be half of what the move searched
+            self.message("total " + self._describe_work(result.nodes, elapsed))
         return result
 
     @staticmethod
-    def _describe_total(nodes: int, elapsed: float) -> str:
-        """The search's whole work: the iteration lines count only finished iterations, so
-        the last one's nodes can be half of what the move searched."""
+    def _describe_work(nodes: int, elapsed: float) -> str:
+        """``n NODES n/s RATE tm MS ms``: the work part of the MESSAGE lines."""
         nps = int(nodes / elapsed) if elapsed > 0 else 0
-        return f"total n {nodes} n/s {nps} tm {int(elapsed * 1000)} ms"
+        return f"n {nodes} n/s {nps} tm {int(elapsed * 1000)} ms"
 
     @staticmethod
     def _describe(r, elapsed: float) -> str:
