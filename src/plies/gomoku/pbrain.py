@@ -905,11 +905,8 @@ class Brain:
             ev = r.score_text
         else:
             ev = f"{r.score:+d} ({100 * r.win_probability:.0f}%)"
-        return (
-            f"depth {r.depth}-{r.seldepth} ev {ev} n {r.nodes} "
-            f"n/s {int(r.nodes / elapsed) if elapsed > 0 else 0} tm {int(elapsed * 1000)} ms "
-            f"pv {pv}"
-        )
+        work = Brain._describe_work(r.nodes, elapsed)
+        return f"depth {r.depth}-{r.seldepth} ev {ev} {work} pv {pv}"
 
     def _fallback(self, board: Board) -> tuple[int, int]:
         """A legal move without the engine: win now, else block a five, else near the centre."""
