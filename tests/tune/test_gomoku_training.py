@@ -63,6 +63,18 @@ def test_generation_resumes_and_drops_a_cut_line(tmp_path):
     assert calls == [2, 3]
 
 
+def test_generation_refuses_a_file_of_other_seeds(tmp_path):
+    path = tmp_path / "g.jsonl"
+    gomoku_data.generate(SMALL, 2, path, seed=1)
+    before = path.read_text()
+    # a run meant to fit on this file, given the wrong seed, must not append a new run to it
+    with pytest.raises(InvalidOption, match=r"seeds 1\.\.2, none of 100\.\.101.*--seed 1"):
+        gomoku_data.generate(SMALL, 2, path, seed=100)
+    assert path.read_text() == before
+    assert gomoku_data.generate(SMALL, 1, path, seed=2) == 1  # a part of the file: no new game
+    assert path.read_text() == before
+
+
 def test_features_with_classic_values_equal_the_engine_evaluation(games):
     data = gomoku_fit.features(games, "freestyle")
     assert data.size > 0

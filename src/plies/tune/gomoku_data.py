@@ -182,7 +182,8 @@ def generate(
     play: Callable[[tuple], dict] = _play,
 ) -> int:
     """Play the games of seeds ``seed .. seed + games - 1`` that ``path`` lacks, appending each
-    as it finishes; returns how many games the file now holds of that range.
+    as it finishes; returns how many games the file now holds of that range. A file that holds
+    games, none of them in that range, is refused (InvalidOption): it is another run's.
     ``progress(done, total)`` is called after each game. ``play((settings, seed))`` plays one
     game (a module-level function, so worker processes can import it): this module's Gomoku
     game by default, :mod:`plies.tune.chess_data` passes its own."""
@@ -192,7 +193,16 @@ def generate(
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     wanted = range(seed, seed + games)
-    have = done_seeds(path) & set(wanted)
+    held = done_seeds(path)
+    have = held & set(wanted)
+    if held and not have and games > 0:
+        # a file of other seeds is another run's (or an annotation's): appending new games to
+        # it would mix two runs, and a fit meant for its games would miss them all
+        raise InvalidOption(
+            f"{path} holds games of seeds {min(held)}..{max(held)}, none of {seed}.."
+            f"{seed + games - 1}: give its first seed (--seed {min(held)}) to resume or fit "
+            "on it, or another file for new games"
+        )
     jobs = [(settings, s) for s in wanted if s not in have]
     done = len(have)
     if progress:
