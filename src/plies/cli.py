@@ -1203,7 +1203,25 @@ def train() -> None:
     "or a net's path (a candidate, before it ships).",
 )
 @click.option(
-    "--random-moves", type=int, default=4, show_default=True, help="Most random opening stones."
+    "--random-moves",
+    type=int,
+    default=4,
+    show_default=True,
+    help="Most random opening stones (after an opening of --openings: 0 and up).",
+)
+@click.option(
+    "--openings",
+    metavar="SOURCE",
+    help="Start self-play games from these openings, under a random symmetry (renju26, "
+    "balanced or a file, as plies match takes them) instead of random stones alone.",
+)
+@click.option(
+    "--balance",
+    type=int,
+    default=300,
+    show_default=True,
+    help="Draw a game's start again while its search score is beyond this either way "
+    "(centi-units).",
 )
 @click.option(
     "--lambda",

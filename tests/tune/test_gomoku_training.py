@@ -181,3 +181,62 @@ def test_pair_structure_fits_a_correction_of_pattern_pair_terms(games):
     assert abs(correction).max() > 0
     with pytest.raises(InvalidOption):
         gomoku_fit.fit(data, "freestyle", structure="cubes")
+
+
+def test_self_play_from_the_renju_openings_under_the_board_symmetries(tmp_path):
+    from plies.gomoku.notation import parse_moves
+    from plies.gomoku.openings import identify_renju_opening
+
+    settings = gomoku_data.SelfPlaySettings(
+        rule="renju", size=15, nodes=200, random_moves=1, openings="renju26"
+    )
+    path = tmp_path / "r26.jsonl"
+    gomoku_data.generate(settings, 4, path, seed=7)
+    games = gomoku_data.load_games([path])
+    firsts = set()
+    for g in games:
+        start = parse_moves(" ".join(g["moves"][:3]))
+        found = identify_renju_opening(start)
+        assert found is not None and g["opening_name"] == f"renju26:{found.number}"
+        assert g["openings"] == "renju26" and g["opening"] in (3, 4)
+        assert g["scores"][: g["opening"]] == [None] * g["opening"]
+        firsts.add(tuple(g["moves"][:3]))
+    assert len(firsts) > 1  # seeds choose different openings (or symmetries)
+    assert gomoku_data.play_game(settings, games[1]["seed"]) == games[1]
+    # no random stone after the opening: the game starts from the opening itself
+    bare = gomoku_data.SelfPlaySettings(rule="renju", nodes=200, random_moves=0, openings="renju26")
+    record = gomoku_data.play_game(bare, 3)
+    assert record["opening"] == 3 and identify_renju_opening(
+        parse_moves(" ".join(record["moves"][:3]))
+    )
+
+
+def test_symmetries_keep_an_opening_on_the_board():
+    stones = ((7, 7), (8, 6), (10, 9))
+    images = {tuple(gomoku_data._transformed(stones, 15, k)) for k in range(8)}
+    assert len(images) == 8 and all(img[0] == (7, 7) for img in images)
+    assert gomoku_data._transformed(((0, 3),), 9, 4) == [(3, 0)]
+    assert gomoku_data._transformed(((0, 3), (1, 1)), 9, 1) == [(8, 3), (7, 1)]
+
+
+def test_openings_options_are_checked(tmp_path):
+    with pytest.raises(InvalidOption, match="cannot read openings file"):
+        gomoku_data.SelfPlaySettings(openings=str(tmp_path / "none.txt")).check()
+    with pytest.raises(InvalidOption, match=r"2\.\.12, not 0"):
+        gomoku_data.SelfPlaySettings(random_moves=0).check()
+    gomoku_data.SelfPlaySettings(random_moves=0, openings="renju26", rule="renju").check()
+    with pytest.raises(InvalidOption, match=r"0\.\.12 after an opening, not 13"):
+        gomoku_data.SelfPlaySettings(random_moves=13, openings="renju26").check()
+
+
+def test_plies_train_gomoku_from_an_openings_file(tmp_path):
+    from plies.cli import main
+
+    openings, data = tmp_path / "o.txt", tmp_path / "g.jsonl"
+    openings.write_text("0,0 1,0 -1,1\n")
+    args = ["train", "gomoku", "--size", "9", "--games", "2", "--nodes", "200", "--no-fit"]
+    main([*args, "--data", str(data), "--openings", str(openings), "--random-moves", "0"])
+    records = [json.loads(line) for line in data.read_text().splitlines()]
+    for r in records:
+        assert r["opening_name"] == "o.txt:1" and r["opening"] == 3
+        assert r["moves"][0] == "4,4"  # the centre stays the centre under every symmetry

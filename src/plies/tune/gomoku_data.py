@@ -7,15 +7,18 @@ a won game (in freestyle, black wins about 80% of such games), so an opening who
 at the game's budget is beyond ``balance`` centi-units either way is drawn again (up to 50
 times) and games start from positions that are still open. Every engine move keeps its
 search score (side to move's view): with the game's result, the label of that position
-(:mod:`plies.tune.gomoku_fit`).
+(:mod:`plies.tune.gomoku_fit`). With ``openings`` (a source of ``plies match --openings``),
+a game starts instead from one of those openings, under a random symmetry of the board,
+followed by 0 to ``random_moves`` random stones, and the balance check still applies.
 
 Games are written one JSON object a line as they finish (``seed``, ``rule``, ``size``,
-``nodes``, ``opening`` = the number of random stones, ``moves`` as pbrain ``x,y``, ``scores``
-with ``null`` for the random stones, ``pvs``: each engine move's principal variation, the
-move itself first, empty for the random stones; absent in files written before session 13;
-``winner`` 0/1/2). A game is fully determined by its
-settings and seed, so a run that is interrupted (Ctrl-C keeps every finished game) resumes by
-playing only the seeds its file lacks.
+``nodes``, ``opening`` = the number of stones before the engine's first move, ``openings``
+and ``opening_name`` when the game started from an opening, ``moves`` as pbrain ``x,y``,
+``scores`` with ``null`` for the opening's stones, ``pvs``: each engine move's principal
+variation, the move itself first, empty for the opening's stones; absent in files written
+before session 13; ``winner`` 0/1/2). A game is fully determined by its settings and seed,
+so a run that is interrupted (Ctrl-C keeps every finished game) resumes by playing only the
+seeds its file lacks.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ class SelfPlaySettings:
     """What a self-play game is: rule, board size, the engine's node budget per move, the most
     random opening stones, the evaluation the engine plays with (``learned``, ``classic``
     or the path of a table) and its pattern network (``learned``: the rule's shipped net,
-    ``off``, or the path of a net: self-play with a candidate before it ships)."""
+    ``off``, or the path of a net: self-play with a candidate before it ships); ``openings``:
+    where games start (empty: random stones; else ``renju26``, ``balanced`` or a file)."""
 
     rule: str = "freestyle"
     size: int = 15
@@ -45,17 +49,24 @@ class SelfPlaySettings:
     evaluation: str = "learned"
     balance: int = 300
     net: str = "learned"
+    openings: str = ""
 
     def check(self) -> None:
         if self.nodes < 100:
             raise InvalidOption(f"nodes must be at least 100, not {self.nodes}")
-        if not 2 <= self.random_moves <= 12:
-            raise InvalidOption(f"random moves must be 2..12, not {self.random_moves}")
+        low = 0 if self.openings else 2
+        if not low <= self.random_moves <= 12:
+            raise InvalidOption(
+                f"random moves must be {low}..12"
+                f"{' after an opening' if self.openings else ''}, not {self.random_moves}"
+            )
         if self.balance <= 0:
             raise InvalidOption(f"balance must be positive, not {self.balance}")
         if not 9 <= self.size <= 22:
             raise InvalidOption(f"board size must be 9..22 for self-play, not {self.size}")
         check_net(self.net)
+        if self.openings:
+            start_positions(self)
 
 
 def check_net(net: str) -> None:
@@ -67,6 +78,62 @@ def check_net(net: str) -> None:
         check_table("NET", net)
     except ValueError as e:
         raise InvalidOption(f"--net: {e}") from None
+
+
+_STARTS: dict[tuple, list[tuple[str, tuple[tuple[int, int], ...]]]] = {}
+
+
+def start_positions(settings: SelfPlaySettings) -> list[tuple[str, tuple[tuple[int, int], ...]]]:
+    """The openings of ``settings.openings`` (a source of ``plies match --openings``:
+    ``renju26``, ``balanced`` or a file), each as its name and stones ``(x, y)``; a source
+    that does not load is an InvalidOption naming it."""
+    from plies.arena.game import GameSetup
+    from plies.arena.openings import load_openings
+
+    key = (settings.openings, settings.rule, settings.size)
+    if key not in _STARTS:
+        setup = GameSetup("gomoku", settings.rule, settings.size, settings.size)
+        found = load_openings(settings.openings, setup)
+        _STARTS[key] = [
+            (o.name, tuple(tuple(int(v) for v in m.split(",")) for m in o.moves)) for o in found
+        ]
+    return _STARTS[key]
+
+
+def _transformed(stones, size: int, symmetry: int) -> list[tuple[int, int]] | None:
+    """``stones`` under one of the board's eight symmetries about its centre (None when one
+    would leave the board)."""
+    c = size // 2
+    out = []
+    for x, y in stones:
+        dx, dy = x - c, y - c
+        if symmetry & 1:
+            dx = -dx
+        if symmetry & 2:
+            dy = -dy
+        if symmetry & 4:
+            dx, dy = dy, dx
+        if not (0 <= c + dx < size and 0 <= c + dy < size):
+            return None
+        out.append((c + dx, c + dy))
+    return out
+
+
+def _opening(settings: SelfPlaySettings, board, rng: random.Random) -> str | None:
+    """Set up the start of a game on the empty ``board``: random stones, or (with
+    ``settings.openings``) one of the openings under a random symmetry followed by up to
+    ``random_moves`` random stones; returns the opening's name (None without openings)."""
+    from plies.gomoku.notation import Move
+
+    if not settings.openings:
+        random_opening(board, rng, rng.randint(2, settings.random_moves))
+        return None
+    name, stones = rng.choice(start_positions(settings))
+    placed = _transformed(stones, settings.size, rng.randrange(8)) or list(stones)
+    for x, y in placed:
+        board.play(Move(x, y))
+    random_opening(board, rng, rng.randint(0, settings.random_moves))
+    return name
 
 
 OPENING_TRIES = 50
@@ -93,7 +160,7 @@ def play_game(settings: SelfPlaySettings, seed: int, engine=None) -> dict:
     engine = _engine(settings) if engine is None else engine
     for _ in range(OPENING_TRIES):
         board = Board(settings.size, settings.rule, forbidden="loses")
-        random_opening(board, rng, rng.randint(2, settings.random_moves))
+        name = _opening(settings, board, rng)
         if board.is_over:
             continue
         engine.new_game()
@@ -108,10 +175,14 @@ def play_game(settings: SelfPlaySettings, seed: int, engine=None) -> dict:
         scores.append(int(result.score))
         pvs.append([m.pbrain() for m in result.pv])
         board.play(result.move)
+    fields = asdict(settings)
+    if not settings.openings:
+        del fields["openings"]  # the records of random openings keep their form
     return {
         "seed": seed,
-        **asdict(settings),
+        **fields,
         "opening": opening,
+        **({"opening_name": name} if name is not None else {}),
         "moves": [m.pbrain() for m in board.history],
         "scores": scores,
         "pvs": pvs,

@@ -52,6 +52,8 @@ class TrainRequest:
     far_cells: bool = True
     init: str | None = None  # --target net: the net the fit starts from (learned or a path)
     threat: str = "learned"  # --target net: the threat table of the net's base
+    openings: str = ""  # where self-play games start: random stones, or these openings
+    balance: int = 300  # the most centi-units either way a game's start may score
 
 
 def _bar(console: Any):
@@ -75,7 +77,9 @@ def train_gomoku(request: TrainRequest, console: Any) -> dict | None:
         request.nodes,
         request.random_moves,
         request.evaluation,
+        balance=request.balance,
         net=request.net,
+        openings=request.openings or "",
     )
     settings.check()  # before the progress bar, so that a bad option is all the user sees
     # the net a fit starts from, loaded before any game is played (a bad path is named now)
