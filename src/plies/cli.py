@@ -1216,6 +1216,12 @@ def train() -> None:
     "balanced or a file, as plies match takes them) instead of random stones alone.",
 )
 @click.option(
+    "--unique",
+    is_flag=True,
+    help="Fit each game once: leave out games whose moves repeat an earlier one's (self-play "
+    "from a few openings repeats itself).",
+)
+@click.option(
     "--balance",
     type=int,
     default=300,

@@ -240,3 +240,21 @@ def test_plies_train_gomoku_from_an_openings_file(tmp_path):
     for r in records:
         assert r["opening_name"] == "o.txt:1" and r["opening"] == 3
         assert r["moves"][0] == "4,4"  # the centre stays the centre under every symmetry
+
+
+def test_unique_games_keep_the_first_of_each_sequence(tmp_path, capsys):
+    from plies.cli import main
+
+    a = {"seed": 1, "moves": ["4,4", "4,5"], "scores": [None, 3], "winner": 1}
+    b = {**a, "seed": 2}
+    c = {**a, "seed": 3, "moves": ["4,4", "5,5"]}
+    assert [g["seed"] for g in gomoku_data.unique_games([a, b, c, b])] == [1, 3]
+    # the command leaves the repeats out of the fit, and says how many
+    data, out = tmp_path / "g.jsonl", tmp_path / "w.npy"
+    args = ["train", "gomoku", "--size", "9", "--games", "2", "--nodes", "200", "--data", str(data)]
+    main([*args, "--no-fit"])
+    extra = tmp_path / "copy.jsonl"
+    extra.write_text(data.read_text())
+    main([*args, "--out", str(out), "--steps", "5", "--extra-data", str(extra), "--unique"])
+    assert "2 repeated games left out, 2 kept" in capsys.readouterr().out
+    assert json.loads((tmp_path / "w.json").read_text())["games"] == 2

@@ -354,3 +354,17 @@ def load_games(paths: list[str | Path]) -> list[dict]:
                 raise InvalidOption(f"{path}, line {n}: not a game record") from None
             games.append(record)
     return games
+
+
+def unique_games(games: list[dict]) -> list[dict]:
+    """``games`` without those whose moves repeat an earlier game's, in order. A fixed-node
+    engine plays the same game from the same start, so self-play from a few openings
+    repeats itself; a repeated game would only weigh its positions more."""
+    seen: set[tuple[str, ...]] = set()
+    kept = []
+    for game in games:
+        moves = tuple(game["moves"])
+        if moves not in seen:
+            seen.add(moves)
+            kept.append(game)
+    return kept

@@ -54,6 +54,7 @@ class TrainRequest:
     threat: str = "learned"  # --target net: the threat table of the net's base
     openings: str = ""  # where self-play games start: random stones, or these openings
     balance: int = 300  # the most centi-units either way a game's start may score
+    unique: bool = False  # fit each sequence of moves once (a repeated game adds only weight)
 
 
 def _bar(console: Any):
@@ -109,6 +110,10 @@ def train_gomoku(request: TrainRequest, console: Any) -> dict | None:
     wanted = set(range(request.seed, request.seed + request.games))
     games = [g for g in gomoku_data.load_games([request.data]) if g["seed"] in wanted]
     games += gomoku_data.load_games(list(request.extra_data))
+    if request.unique:
+        kept = gomoku_data.unique_games(games)
+        console.print(f"{len(games) - len(kept)} repeated games left out, {len(kept)} kept")
+        games = kept
     if request.target == "order":
         return _train_order(request, games, console)
     if request.target == "choice":
