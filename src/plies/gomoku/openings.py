@@ -46,7 +46,7 @@ _NAMES: tuple[tuple[str, str], ...] = (
     ("Suisei", "Tuệ Tinh"),
 )
 
-_SYMMETRIES = (
+SYMMETRIES = (
     lambda dx, dy: (dx, dy),
     lambda dx, dy: (-dx, dy),
     lambda dx, dy: (dx, -dy),
@@ -100,7 +100,7 @@ def _offsets(moves: Sequence[Move], width: int, height: int) -> list[tuple[int, 
 
 
 def _variants(offsets: Sequence[tuple[int, int]]) -> set[tuple[tuple[int, int], ...]]:
-    return {tuple(f(dx, dy) for dx, dy in offsets) for f in _SYMMETRIES}
+    return {tuple(f(dx, dy) for dx, dy in offsets) for f in SYMMETRIES}
 
 
 def identify_renju_opening(

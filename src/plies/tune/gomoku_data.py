@@ -101,18 +101,14 @@ def start_positions(settings: SelfPlaySettings) -> list[tuple[str, tuple[tuple[i
 
 
 def _transformed(stones, size: int, symmetry: int) -> list[tuple[int, int]] | None:
-    """``stones`` under one of the board's eight symmetries about its centre (None when one
-    would leave the board)."""
+    """``stones`` under one of the board's eight symmetries about its centre
+    (:data:`plies.gomoku.openings.SYMMETRIES`; None when one would leave the board)."""
+    from plies.gomoku.openings import SYMMETRIES
+
     c = size // 2
     out = []
     for x, y in stones:
-        dx, dy = x - c, y - c
-        if symmetry & 1:
-            dx = -dx
-        if symmetry & 2:
-            dy = -dy
-        if symmetry & 4:
-            dx, dy = dy, dx
+        dx, dy = SYMMETRIES[symmetry](x - c, y - c)
         if not (0 <= c + dx < size and 0 <= c + dy < size):
             return None
         out.append((c + dx, c + dy))
