@@ -258,3 +258,16 @@ def test_unique_games_keep_the_first_of_each_sequence(tmp_path, capsys):
     main([*args, "--out", str(out), "--steps", "5", "--extra-data", str(extra), "--unique"])
     assert "2 repeated games left out, 2 kept" in capsys.readouterr().out
     assert json.loads((tmp_path / "w.json").read_text())["games"] == 2
+
+
+def _interrupt_ignored(job: tuple) -> dict:
+    import signal
+
+    return {"seed": job[1], "ignored": signal.getsignal(signal.SIGINT) is signal.SIG_IGN}
+
+
+def test_generation_workers_leave_ctrl_c_to_the_parent():
+    # a worker that took Ctrl-C itself died mid-game with a traceback (BrokenPipeError)
+    results = list(gomoku_data._local([(None, 1), (None, 2)], 2, _interrupt_ignored))
+    assert sorted(r["seed"] for r in results) == [1, 2]
+    assert all(r["ignored"] for r in results)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import os
-import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field, replace
@@ -20,6 +19,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from plies.errors import InvalidOption
+from plies.pool import ignore_interrupt
 
 SCHEMA_VERSION = 1
 
@@ -385,7 +385,7 @@ _worker: Callable[[Job], dict[str, Any]] | None = None
 
 def _init_worker(factory: WorkerFactory) -> None:
     global _worker
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    ignore_interrupt()
     _worker = factory()
 
 

@@ -14,6 +14,7 @@ import sys
 from plies.arena.engines.base import Player
 from plies.arena.play import GameJob, GameResult, failed_colours, play_game
 from plies.arena.spec import EngineSpec
+from plies.pool import ignore_interrupt
 
 _PLAYERS: dict[str, Player] = {}
 
@@ -66,7 +67,7 @@ def _terminate(signum, frame) -> None:  # noqa: ARG001 - signal handler signatur
 def init_worker(plugins: tuple[str, ...] = ()) -> None:
     """Pool worker start-up: leave Ctrl-C to the parent, close engines when terminated, and
     import ``plugins`` (modules whose import registers engines with ``register_engine``)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_interrupt()
     signal.signal(signal.SIGTERM, _terminate)
     for name in plugins:
         importlib.import_module(name)

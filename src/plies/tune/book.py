@@ -27,6 +27,7 @@ from pathlib import Path
 from plies.errors import InvalidOption
 from plies.gomoku.book import Book
 from plies.gomoku.notation import Move, parse_move
+from plies.pool import ignore_interrupt
 
 Stones = list[tuple[int, int, int]]
 
@@ -134,7 +135,9 @@ def _local(
                 return
             yield search_position(settings, stones)
         return
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=ignore_interrupt
+    )
     queue = iter(todo)
     pending: set = set()
     try:

@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 from plies.errors import InvalidOption
 from plies.gomoku.balanced import random_opening  # shared with the balanced openings
+from plies.pool import ignore_interrupt
 
 
 @dataclass(frozen=True)
@@ -211,7 +212,7 @@ def _local(jobs: list[tuple], workers: int, play: Callable[[tuple], dict]) -> It
         return
     import multiprocessing as mp
 
-    with mp.get_context("spawn").Pool(workers) as pool:
+    with mp.get_context("spawn").Pool(workers, initializer=ignore_interrupt) as pool:
         yield from pool.imap_unordered(play, jobs)
 
 
