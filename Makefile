@@ -24,7 +24,7 @@ demo: $(CORE)
 
 test: $(STAMP) browser
 	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=30
 
 # Chromium for the HTML report's browser test: installed where we can (root with apt-get);
 # elsewhere that one test is skipped and says why.
