@@ -390,13 +390,13 @@ def _bench_depth_help() -> str:
 )
 def bench(game: str, depth: int | None, nodes: int | None) -> None:
     """Search a fixed position set: total nodes, nodes per second and a signature."""
+    if game == "dots" and (depth is not None or nodes is not None):
+        raise InvalidOption("bench dots solves its positions exactly: no --depth or --nodes")
     _ensure_kernels(game)
     if game == "chess":
         _bench_chess(depth, nodes)
         return
     if game == "dots":
-        if depth is not None or nodes is not None:
-            raise InvalidOption("bench dots solves its positions exactly: no --depth or --nodes")
         return _bench_dots()
     from plies.gomoku.engine.bench import DEFAULT_DEPTH, run_bench
 
@@ -911,9 +911,13 @@ def _analyze_one(file, request, rule, size, book, game_number, width, opening_ru
         chess_review.check_options(rule, size, book)
         if opening_rule:
             raise InvalidOption("--opening does not apply to a chess game (.pgn)")
-        _ensure_kernels("chess")
         chess_review.review_file(
-            file, request, console=_console(width), game=game_number, text=text
+            file,
+            request,
+            console=_console(width),
+            game=game_number,
+            text=text,
+            on_loaded=lambda: _ensure_kernels("chess"),
         )
         return
     if game_number is not None:

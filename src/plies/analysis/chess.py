@@ -785,13 +785,15 @@ def review_file(
     console=None,
     game: int | None = None,
     text: str | None = None,
+    on_loaded: Callable[[], None] = lambda: None,
 ) -> list[Review]:
     """``plies analyze game.pgn``: review every game of the file (or only number ``game``,
     from 1) in one analysis pass (one progress bar), then print each game's table and
     summary and write its JSON and HTML reports (with several games, ``r.json`` becomes
     ``r-1.json``, ``r-2.json``, ...). ``path`` ``-`` reads ``text`` (or stdin). Every game is
-    checked before any is analysed; after Ctrl-C the finished games and the partial one are
-    reported."""
+    checked before any is analysed (then ``on_loaded()`` runs: the CLI compiles the kernels
+    there, so a bad file is refused at once); after Ctrl-C the finished games and the partial
+    one are reported."""
     import sys
 
     from rich.console import Console
@@ -801,6 +803,7 @@ def review_file(
         games = load_pgn_games(text=sys.stdin.read() if text is None else text, game=game)
     else:
         games = load_pgn_games(path, game=game)
+    on_loaded()
     budget = request.budget()
     count = len(games)
     first = game or 1
