@@ -22,8 +22,11 @@ $(STAMP): $(CORE)
 demo: $(CORE)
 	$(BIN)/plies demo --html demo-review.html
 
+# the kernels compile once, over every core, before the suite (whose workers would each
+# compile the kernels they share); then the tests run on every core, a test file a worker
 test: $(STAMP) browser
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/plies warmup
 	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=30
 
 # Chromium for the HTML report's browser test: installed where we can (root with apt-get);
