@@ -22,11 +22,10 @@ $(STAMP): $(CORE)
 demo: $(CORE)
 	$(BIN)/plies demo --html demo-review.html
 
-# the kernels compile once, over every core, before the suite (whose workers would each
-# compile the kernels they share); then the tests run on every core, a test file a worker
+# the tests run on every core, a test file a worker (each worker compiles what it needs and
+# numba's cache shares it: a warm-up step first was slower, its chess lane alone took 7 min)
 test: $(STAMP) browser
 	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/plies warmup
 	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=30
 
 # Chromium for the HTML report's browser test: installed where we can (root with apt-get);
