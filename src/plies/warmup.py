@@ -70,7 +70,7 @@ COST: dict[str, float] = {
     "plies.gomoku.engine.api:compile_common": 15,
     "plies.gomoku.engine.api:compile_search": 30,
     "plies.gomoku.engine.api:compile_vct": 25,
-    "plies.chess.engine.api:warmup": 70,
+    "plies.chess.engine.api:warmup": 190,  # session 45: 195 s (410 s with make/undo inlined)
     "plies.dots.rules:warmup": 3,
     "plies.dots.solver:warmup": 10,
     "plies.dots.player:warmup": 5,

@@ -554,7 +554,7 @@ def _ep_possible(bd, to: int, pawn: int) -> bool:
     return (f > 0 and bd[to - 1] == pawn) or (f < 7 and bd[to + 1] == pawn)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def make(bd, st, hist, pst, mv: int) -> None:
     """Play ``mv`` (pseudo-legal), updating the key, eval sums, counts and history."""
     h = st[I_HPLY]
@@ -661,7 +661,7 @@ def make(bd, st, hist, pst, mv: int) -> None:
     st[I_EG] = eg
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def undo(bd, st, hist) -> None:
     """Take back the last ``make``."""
     h = st[I_HPLY] - 1
