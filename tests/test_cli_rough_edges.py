@@ -35,8 +35,11 @@ def test_bench_help_quotes_the_real_default_depths(runner):
     assert "default 8" not in text
 
 
-def test_bench_dots_rejects_limits(capsys):
+def test_bench_dots_rejects_limits(capsys, monkeypatch):
+    compiled = []  # the error comes before any kernel compiles (a cold cache took 28 s)
+    monkeypatch.setattr("plies.cli._ensure_kernels", compiled.append)
     assert "no --depth or --nodes" in one_error_line(capsys, ["bench", "dots", "--depth", "3"])
+    assert compiled == []
 
 
 def test_every_option_is_described(runner):

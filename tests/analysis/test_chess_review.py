@@ -179,7 +179,9 @@ def test_malformed_pgn():
         load_pgn(text="this is not a game")
 
 
-def test_cli_errors(tmp_path, capsys):
+def test_cli_errors(tmp_path, capsys, monkeypatch):
+    compiled = []  # a bad file is refused before the kernels compile (70 s on a cold cache)
+    monkeypatch.setattr("plies.cli._ensure_kernels", compiled.append)
     bad = tmp_path / "bad.pgn"
     bad.write_text("1. e4 e5 2. Ke3 *\n")
     for args in (["analyze", str(bad)], ["analyze", str(tmp_path / "game.pgn"), "--rule", "renju"]):
@@ -190,6 +192,7 @@ def test_cli_errors(tmp_path, capsys):
         assert exc.value.code == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and err.count("\n") == 1
+    assert compiled == []
 
 
 def test_cli_analyze_pgn(tmp_path, monkeypatch):
