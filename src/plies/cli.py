@@ -1011,8 +1011,18 @@ def openings() -> None:
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first try.")
 @click.option("--workers", type=int, help="Processes (default: cores - 1).")
+@click.option(
+    "--exclude",
+    "excludes",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="Leave out any opening whose position (any symmetry) is in this opening file or "
+    "game file (JSON Lines, .gz or not: training data, games against a peer). Repeatable.",
+)
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="The offset file.")
-def openings_generate(rule, size, opening_rule, count, max_eval, nodes, seed, workers, out):
+def openings_generate(
+    rule, size, opening_rule, count, max_eval, nodes, seed, workers, excludes, out
+):
     """Write COUNT random openings that plies judges balanced, as a Gomocup offset file."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -1023,6 +1033,7 @@ def openings_generate(rule, size, opening_rule, count, max_eval, nodes, seed, wo
     settings = balanced.BalanceSettings(
         rule, width, height, opening_name(opening_rule, rule), nodes, max_eval, seed
     )
+    seen = _seen_positions(excludes, (3, 4), width, height) if excludes else None
     _ensure_kernels("gomoku")
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=_console(), transient=True) as progress:
@@ -1032,10 +1043,71 @@ def openings_generate(rule, size, opening_rule, count, max_eval, nodes, seed, wo
             progress.update(task, completed=kept, description=f"{tried} tried")
 
         lines = balanced.generate(
-            settings, count, workers or max(1, (os.cpu_count() or 2) - 1), on_progress
+            settings,
+            count,
+            workers or max(1, (os.cpu_count() or 2) - 1),
+            on_progress,
+            seen=seen,
         )
-    Path(out).write_text(balanced.header(settings, len(lines)) + "\n" + "\n".join(lines) + "\n")
+    excluded = seen.sources if seen is not None else ()
+    text = balanced.header(settings, len(lines), excluded) + "\n" + "\n".join(lines) + "\n"
+    Path(out).write_text(text)
     _console().print(Text(f"{len(lines)} openings -> {out}"))
+
+
+def _seen_positions(paths, lengths, width: int, height: int):
+    """The positions of ``paths`` (opening and game files) with these stone counts."""
+    from plies.gomoku.seen import SeenPositions
+
+    seen = SeenPositions(lengths, width, height)
+    for path in paths:
+        seen.add_file(path)
+    return seen
+
+
+@openings.command("filter")
+@click.argument("source", type=click.Path(dir_okay=False))
+@click.option("--size", metavar="N|WxH", help="Board size (default 15).")
+@click.option(
+    "--exclude",
+    "excludes",
+    multiple=True,
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="An opening file or game file (JSON Lines, .gz or not) whose positions to leave "
+    "out, in any symmetry. Repeatable.",
+)
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="The offset file.")
+def openings_filter(source, size, excludes, out):
+    """Copy the openings of SOURCE (an offset file) that no --exclude file has seen.
+
+    A game file has seen every position its games went through; an opening file, its lines.
+    Positions compare by each side's stones, whatever their order, under the eight
+    symmetries: an opening set kept apart from a net's training data this way measures the
+    net on positions it was not fitted on (docs/openings.md).
+    """
+    from plies.arena.openings import parse_offsets
+    from plies.gomoku.seen import read_lines
+
+    width, height = _size_option(size)
+    lines = read_lines(Path(source))
+    parsed = []
+    for number, line in enumerate(lines, 1):
+        if not line.split("#", 1)[0].strip():
+            continue
+        try:
+            parsed.append((line, parse_offsets(line)))
+        except ValueError as exc:
+            raise InvalidOption(f"{source}, line {number}: {exc}") from None
+    seen = _seen_positions(excludes, {len(m) for _, m in parsed}, width, height)
+    kept = [line for line, moves in parsed if moves not in seen]
+    header = (
+        f"# {len(kept)} of the {len(parsed)} openings of {Path(source).name}: "
+        f"none seen in {', '.join(seen.sources)}"
+    )
+    Path(out).write_text(header + "\n" + "\n".join(kept) + "\n")
+    dropped = len(parsed) - len(kept)
+    _console().print(Text(f"{len(kept)} of {len(parsed)} openings kept ({dropped} seen) -> {out}"))
 
 
 @openings.command("list")

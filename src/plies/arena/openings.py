@@ -35,8 +35,8 @@ def renju_openings(setup: GameSetup) -> list[Opening]:
     ]
 
 
-def parse_offset_line(line: str, setup: GameSetup) -> tuple[str, ...]:
-    """The moves of one offset-format line, as ``x,y`` on the ``setup`` board."""
+def parse_offsets(line: str) -> list[tuple[int, int]]:
+    """The ``(dx, dy)`` moves of one offset-format line; ValueError naming what is wrong."""
     body = line.split("#", 1)[0]
     junk = re.sub(r"[+-]?\d+|[\s,]", "", body)
     if junk:
@@ -44,8 +44,13 @@ def parse_offset_line(line: str, setup: GameSetup) -> tuple[str, ...]:
     values = [int(v) for v in _INT.findall(body)]
     if len(values) % 2:
         raise ValueError("an odd number of coordinates")
+    return [(values[i], values[i + 1]) for i in range(0, len(values), 2)]
+
+
+def parse_offset_line(line: str, setup: GameSetup) -> tuple[str, ...]:
+    """The moves of one offset-format line, as ``x,y`` on the ``setup`` board."""
     cx, cy = setup.width // 2, setup.height // 2
-    return tuple(f"{values[i] + cx},{values[i + 1] + cy}" for i in range(0, len(values), 2))
+    return tuple(f"{dx + cx},{dy + cy}" for dx, dy in parse_offsets(line))
 
 
 def _read_text(path: Path) -> str:

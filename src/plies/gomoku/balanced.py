@@ -17,7 +17,7 @@ format (``plies.arena.openings``, docs/arena.md); the package ships a few
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
@@ -26,6 +26,7 @@ from pathlib import Path
 from plies.errors import InvalidOption
 from plies.gomoku import opening_rule
 from plies.gomoku.notation import Move
+from plies.gomoku.seen import SeenPositions, position_key
 
 SHIPPED = "openings"  # the folder of plies/data holding the shipped sets
 
@@ -109,15 +110,19 @@ def generate(
     workers: int = 1,
     on_progress: Callable[[int, int], None] | None = None,
     max_tries: int | None = None,
+    seen: SeenPositions | None = None,
 ) -> list[str]:
     """``count`` balanced openings as offset lines, in seed order. ``on_progress(accepted,
-    tried)`` after each candidate; at most ``max_tries`` candidates (default ``50 * count``)."""
+    tried)`` after each candidate; at most ``max_tries`` candidates (default ``50 * count``);
+    a candidate whose position is in ``seen`` or repeats one already kept (in any symmetry)
+    is dropped."""
     if count < 1:
         raise InvalidOption(f"count must be at least 1, not {count}")
     if settings.max_eval < 0:
         raise InvalidOption(f"max-eval must not be negative, not {settings.max_eval}")
     if settings.nodes < 1:
         raise InvalidOption(f"nodes must be at least 1, not {settings.nodes}")
+    from plies.arena.openings import parse_offsets
     from plies.gomoku.board import Board
 
     Board(  # checks rule, size and opening rule at once
@@ -125,9 +130,14 @@ def generate(
     )
     limit = max_tries if max_tries is not None else 50 * count
     lines: list[str] = []
+    kept: set = set()
     for tried, (_, line, _) in enumerate(_candidates(settings, limit, workers), 1):
         if line is not None:
-            lines.append(line)
+            moves = parse_offsets(line)
+            key = position_key(moves)
+            if key not in kept and not (seen is not None and moves in seen):
+                kept.add(key)
+                lines.append(line)
         if on_progress is not None:
             on_progress(len(lines), tried)
         if len(lines) >= count:
@@ -155,8 +165,9 @@ def _candidates(
             start = stop
 
 
-def header(settings: BalanceSettings, count: int) -> str:
-    """The comment line a generated file starts with (its settings, to reproduce it)."""
+def header(settings: BalanceSettings, count: int, excluded: Sequence[str] = ()) -> str:
+    """The comment line a generated file starts with (its settings, to reproduce it, and the
+    files whose positions were left out)."""
     size = (
         str(settings.width)
         if settings.width == settings.height
@@ -165,6 +176,7 @@ def header(settings: BalanceSettings, count: int) -> str:
     return (
         f"# {count} balanced {settings.rule} {size} openings (opening rule {settings.opening}): "
         f"|score| <= {settings.max_eval} at {settings.nodes} nodes, seed {settings.seed}"
+        + (f"; none seen in {', '.join(excluded)}" if excluded else "")
     )
 
 
