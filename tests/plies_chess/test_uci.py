@@ -161,13 +161,18 @@ def test_ponder_then_ponderhit_answers_on_the_clock() -> None:
         CMD, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
     )
     assert proc.stdin and proc.stdout
-    proc.stdin.write("uci\nisready\nposition startpos\ngo ponder wtime 2000 btime 2000\n")
+    proc.stdin.write("uci\nisready\n")
+    proc.stdin.flush()
+    line = ""
+    while line.strip() != "readyok":  # the kernels are loaded: the clock below times the
+        line = proc.stdout.readline()  # engine, not a busy machine's start-up
+        assert line, "engine closed its output"
+    proc.stdin.write("position startpos\ngo ponder wtime 2000 btime 2000\n")
     proc.stdin.flush()
     time.sleep(0.5)
     proc.stdin.write("ponderhit\n")
     proc.stdin.flush()
     start = time.perf_counter()
-    line = ""
     while not line.startswith("bestmove"):
         line = proc.stdout.readline()
         assert line, "engine closed its output"
