@@ -74,10 +74,11 @@ def test_games_see_every_prefix_and_openings_their_lines(tmp_path):
     assert [(0, 0), (1, 1), (1, 0)] not in seen  # colours differ
     assert [(0, 0), (1, 0)] not in seen  # two stones were not asked for
     openings = tmp_path / "set.txt"
-    openings.write_text("# a set\n0,0 1,0 2,0\n\n0,0, 0,1, 0,2 1,1\n")
+    openings.write_text("# a set\n0,0 1,0 2,0\n\n0,0, 0,1, 1,2 1,1\n")
     assert seen.add_file(openings) == 2
     assert [(0, 0), (0, 1), (0, 2)] in seen  # the first line, rotated
-    assert [(0, 0), (0, 1), (0, 2)] in seen and [(0, 0), (0, 1)] not in seen
+    assert [(0, 0), (0, 1), (1, 2), (1, 1)] in seen
+    assert [(0, 0), (0, 1), (1, 2)] not in seen  # a line's prefix was never played from
     assert seen.sources == ["games.jsonl.gz", "set.txt"]
 
 

@@ -3,8 +3,8 @@
 A match against a peer measures a net fairly only from openings it has not been fitted on.
 :class:`SeenPositions` indexes the positions of opening sets (Gomocup offset files, each line
 one position) and of game files (JSON Lines, optionally gzipped, one game a line with its
-``moves`` as pbrain ``x,y``: self-play and annotated training data, ``plies match`` and
-``benchmarks/vs_rapfi.py`` game files), every prefix of every game being a position the game
+``moves`` as pbrain ``x,y``: self-play and annotated training data,
+``benchmarks/vs_rapfi.py --games-out`` files), every prefix of every game being a position the game
 went through. Positions compare by their black and white stones as offsets from the centre,
 under the eight symmetries of the square around it, whatever the order the stones were laid.
 """
@@ -67,9 +67,6 @@ class SeenPositions:
         self.width, self.height = width, height
         self._keys: set[Key] = set()
         self.sources: list[str] = []
-
-    def __len__(self) -> int:
-        return len(self._keys)
 
     def __contains__(self, moves: Offsets) -> bool:
         return position_key(moves) in self._keys
